@@ -1,0 +1,1 @@
+//! Multi-origin demo pages for webmcp-bridge (filled by the demo-sites issue).

@@ -1,0 +1,20 @@
+//! Pure, deterministic decisions for `webmcp-bridge`.
+//!
+//! This crate never touches a browser API: it takes an origin string, a decoded message or a clock value and
+//! returns a decision or a typed error. The `webmcp-bridge` crate turns browser events into these inputs.
+#![deny(missing_docs)]
+
+pub mod envelope;
+pub mod ids;
+pub mod journal;
+pub mod limits;
+pub mod origin;
+pub mod outcome;
+pub mod schema;
+
+pub use ids::{IdError, RequestId, ToolName};
+pub use outcome::{ErrorKind, RetryAfter, ToolError};
+// -- re-exports: origin (owned by the origin work) --
+// -- re-exports: envelope and limits (owned by the envelope work) --
+// -- re-exports: schema (owned by the schema work) --
+// -- re-exports: journal (owned by the journal work) --

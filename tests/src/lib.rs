@@ -1,0 +1,1 @@
+//! End-to-end suites (filled by the demo-sites issue).
