@@ -1,0 +1,44 @@
+# Shared by the scripts: where things are and how to run cargo for wasm32. Source it; it runs nothing.
+# shellcheck shell=bash
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WASM_TARGET=wasm32-unknown-unknown
+WASM_TARGET_DIR="$ROOT/target/wasm"
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+log() { printf '\033[1m[%s]\033[0m %s\n' "${LOG_TAG:-webmcp}" "$*" >&2; }
+die() { printf '\033[1;31m[%s] error:\033[0m %s\n' "${LOG_TAG:-webmcp}" "$*" >&2; exit 1; }
+
+# "rustup" when the active rustup toolchain has the wasm32 standard library, else "debian" (build-std with
+# Debian's rustc-web, whose std source is in rust-web-src).
+wasm_mode() {
+  if command -v rustup >/dev/null 2>&1 && rustup target list --installed 2>/dev/null | grep -qx "$WASM_TARGET"; then
+    echo rustup
+  else
+    echo debian
+  fi
+}
+
+# wasm_cargo <subcommand> [args...]: cargo for wasm32 with whichever standard library this machine has.
+wasm_cargo() {
+  local sub=$1
+  shift
+  if [ "$(wasm_mode)" = rustup ]; then
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo "$sub" --target "$WASM_TARGET" "$@"
+  elif [ "$sub" = clippy ]; then
+    # Debian's clippy must drive Debian's cargo and rustc, not rustup's proxies that come first on PATH.
+    PATH="/usr/bin:$PATH" CARGO=/usr/bin/cargo RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
+      CARGO_TARGET_DIR="$WASM_TARGET_DIR" /usr/bin/cargo-clippy clippy \
+      -Zbuild-std=std,panic_abort --target "$WASM_TARGET" "$@"
+  else
+    PATH="/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$WASM_TARGET_DIR" \
+      /usr/bin/cargo "$sub" -Zbuild-std=std,panic_abort --target "$WASM_TARGET" "$@"
+  fi
+}
+
+# The wasm-bindgen version that Cargo.lock pins; the CLI must match it exactly.
+locked_wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' "$ROOT/Cargo.lock"
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Runs every check of webmcp-bridge, installing what it needs first (scripts/setup.sh):
+# formatting, clippy (native and wasm32), native tests, browser tests (wasm-bindgen-test in headless Chromium),
+# and the end-to-end suites across loopback origins. Prints a summary; exits non-zero on any failure.
+set -uo pipefail
+LOG_TAG=test
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+logs="$ROOT/target/test-logs"
+mkdir -p "$logs"
+summary=()
+failed=0
+total_passed=0
+total_failed=0
+
+# step <name> <command...>: runs a command, shows its output, and records how it went.
+step() {
+  local name=$1
+  shift
+  local log="$logs/$name.log" start end status passed failed_tests
+  log "== $name"
+  start=$(date +%s)
+  "$@" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  end=$(date +%s)
+  passed=$(grep -aoE 'test result: [A-Za-z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
+  failed_tests=$(grep -aoE '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')
+  total_passed=$((total_passed + passed))
+  total_failed=$((total_failed + failed_tests))
+  if [ "$status" -eq 0 ]; then
+    summary+=("$(printf '%-28s %-5s %6s passed %4s failed %5ss' "$name" ok "$passed" "$failed_tests" $((end - start)))")
+  else
+    failed=1
+    summary+=("$(printf '%-28s %-5s %6s passed %4s failed %5ss  (log: %s)' "$name" FAIL "$passed" "$failed_tests" $((end - start)) "${log#"$ROOT"/}")")
+  fi
+  return 0
+}
+
+policy_stays_pure() {
+  local bad
+  bad=$(cargo tree -p webmcp-policy -e normal,build --prefix none --format '{p}' | grep -E '^(wasm-bindgen|js-sys|web-sys|gloo)' || true)
+  if [ -n "$bad" ]; then
+    echo "webmcp-policy must not depend on browser crates, but its tree has:"
+    echo "$bad"
+    return 1
+  fi
+  echo "webmcp-policy depends on no browser crate"
+}
+
+browser_tests() {
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=120 \
+    wasm_cargo test -p "$1" --tests
+}
+
+started=$(date +%s)
+step setup "$ROOT/scripts/setup.sh"
+[ "$failed" -eq 0 ] || die "set-up failed: see target/test-logs/setup.log"
+step policy-stays-pure policy_stays_pure
+step fmt cargo fmt --all --check
+step clippy-native cargo clippy --workspace --all-targets --locked -- -D warnings
+step clippy-wasm32 wasm_cargo clippy -p webmcp-policy -p webmcp-bridge --all-targets --locked -- -D warnings
+step tests-native cargo test --workspace --exclude webmcp-e2e --locked
+step build-pkg "$ROOT/scripts/build-pkg.sh"
+step browser-policy browser_tests webmcp-policy
+step browser-bridge browser_tests webmcp-bridge
+if [ -f "$ROOT/tests/tests/e2e.rs" ]; then
+  step e2e cargo test -p webmcp-e2e --test e2e --locked
+fi
+
+echo
+echo "==================== summary ($(( $(date +%s) - started ))s) ===================="
+printf '%s\n' "${summary[@]}"
+echo "tests: $total_passed passed, $total_failed failed"
+if [ "$failed" -ne 0 ]; then
+  echo "RESULT: FAIL"
+  exit 1
+fi
+echo "RESULT: OK"
