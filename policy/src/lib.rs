@@ -17,4 +17,5 @@ pub use outcome::{ErrorKind, RetryAfter, ToolError};
 // -- re-exports: origin (owned by the origin work) --
 // -- re-exports: envelope and limits (owned by the envelope work) --
 // -- re-exports: schema (owned by the schema work) --
+pub use schema::{ArgProblem, ArgSchema, ArgsError, ProblemKind, SchemaError};
 // -- re-exports: journal (owned by the journal work) --

@@ -1,0 +1,202 @@
+//! Text for messages: paths such as `items[2].sku`, values shortened to a readable length, lists of allowed
+//! values.
+
+use std::fmt::Write as _;
+use std::io;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The most characters of one value (or property name) that a message shows; longer ones end in `…`.
+pub(crate) const VALUE_CHARS: usize = 40;
+
+/// The most allowed values (or property names) a message lists; the rest are counted.
+pub(crate) const LISTED_VALUES: usize = 25;
+
+/// One step from a value to a part of it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Step<'a> {
+    /// A property of an object.
+    Key(&'a str),
+    /// An element of an array.
+    Index(usize),
+}
+
+/// Appends `step` to a path: `.name` (or `name` at the start), `["odd name"]`, or `[3]`.
+pub(crate) fn push_step(path: &mut String, step: Step<'_>) {
+    match step {
+        Step::Key(key) if is_plain_name(key) => {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(&shorten(key, VALUE_CHARS));
+        }
+        Step::Key(key) => {
+            path.push('[');
+            path.push_str(&short_json(key));
+            path.push(']');
+        }
+        Step::Index(index) => {
+            let _ = write!(path, "[{index}]");
+        }
+    }
+}
+
+/// A path made of `steps`, empty for the value itself.
+pub(crate) fn path_of(steps: &[Step<'_>]) -> String {
+    let mut path = String::new();
+    for step in steps {
+        push_step(&mut path, *step);
+    }
+    path
+}
+
+/// Names shown without quotes in a path: letters, digits, `_`, `-` and `$`.
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '$'))
+}
+
+/// The first `max` characters of `text`, followed by `…` when something was cut.
+pub(crate) fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+/// `value` as JSON text, shortened to [`VALUE_CHARS`] characters. Serialization stops early, so a huge value
+/// costs no more than a small one.
+pub(crate) fn short_json<T: Serialize + ?Sized>(value: &T) -> String {
+    // Enough bytes for VALUE_CHARS characters of up to 4 bytes each, and one more character to know a cut happened.
+    let mut sink = Capped {
+        bytes: Vec::new(),
+        cap: (VALUE_CHARS + 1) * 4,
+    };
+    let _ = serde_json::to_writer(&mut sink, value);
+    shorten(&String::from_utf8_lossy(&sink.bytes), VALUE_CHARS)
+}
+
+/// An allowed value as a message lists it: a plain string without quotes (`small`), anything else as JSON.
+pub(crate) fn allowed_value(value: &Value) -> String {
+    match value {
+        Value::String(text) if is_plain_text(text) => shorten(text, VALUE_CHARS),
+        other => short_json(other),
+    }
+}
+
+/// Strings that read unambiguously without quotes in a comma-separated list.
+fn is_plain_text(text: &str) -> bool {
+    !text.is_empty()
+        && !text.starts_with(char::is_whitespace)
+        && !text.ends_with(char::is_whitespace)
+        && !text
+            .chars()
+            .any(|c| c.is_control() || matches!(c, ',' | '"' | '(' | ')'))
+        && !matches!(text, "true" | "false" | "null")
+        && text.parse::<f64>().is_err()
+}
+
+/// `items` joined with `, `, at most [`LISTED_VALUES`] of them, then `… (N more)`.
+pub(crate) fn list(items: impl ExactSizeIterator<Item = String>) -> String {
+    let total = items.len();
+    let mut text = String::new();
+    for (index, item) in items.take(LISTED_VALUES).enumerate() {
+        if index > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(&item);
+    }
+    if total > LISTED_VALUES {
+        let _ = write!(text, ", … ({} more)", total - LISTED_VALUES);
+    }
+    text
+}
+
+/// A writer that keeps the first `cap` bytes and then refuses more, which stops the serializer.
+struct Capped {
+    bytes: Vec<u8>,
+    cap: usize,
+}
+
+impl io::Write for Capped {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        let room = self.cap.saturating_sub(self.bytes.len());
+        if room == 0 {
+            return Err(io::Error::other("enough text for a message"));
+        }
+        let taken = room.min(data.len());
+        self.bytes.extend_from_slice(&data[..taken]);
+        Ok(taken)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn paths() {
+        let cases: [(&[Step<'_>], &str); 5] = [
+            (&[], ""),
+            (&[Step::Key("size")], "size"),
+            (
+                &[Step::Key("items"), Step::Index(2), Step::Key("sku")],
+                "items[2].sku",
+            ),
+            (&[Step::Key("a b"), Step::Key("c")], "[\"a b\"].c"),
+            (&[Step::Index(0), Step::Key("")], "[0][\"\"]"),
+        ];
+        for (steps, expected) in cases {
+            assert_eq!(path_of(steps), expected);
+        }
+    }
+
+    #[test]
+    fn short_values() {
+        assert_eq!(short_json(&json!("huge")), "\"huge\"");
+        assert_eq!(short_json(&json!({"a": [1, null]})), "{\"a\":[1,null]}");
+        let long = "é".repeat(100);
+        assert_eq!(short_json(&json!(long)), format!("\"{}…", "é".repeat(39)));
+        let big: Vec<u32> = (0..100_000).collect();
+        assert_eq!(
+            short_json(&json!(big)),
+            "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,1…"
+        );
+        assert_eq!(shorten("abc", 3), "abc");
+        assert_eq!(shorten("abcd", 3), "abc…");
+    }
+
+    #[test]
+    fn allowed_values() {
+        let cases = [
+            (json!("small"), "small"),
+            (json!("two words"), "two words"),
+            (json!(""), "\"\""),
+            (json!("a,b"), "\"a,b\""),
+            (json!("12"), "\"12\""),
+            (json!("null"), "\"null\""),
+            (json!(12), "12"),
+            (json!(null), "null"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(allowed_value(&value), expected, "{value}");
+        }
+    }
+
+    #[test]
+    fn lists() {
+        assert_eq!(list(["a".to_owned(), "b".to_owned()].into_iter()), "a, b");
+        let many = (0..30).map(|n| n.to_string()).collect::<Vec<_>>();
+        let text = list(many.into_iter());
+        assert!(text.ends_with("23, 24, … (5 more)"), "{text}");
+    }
+}
