@@ -15,6 +15,10 @@ pub mod schema;
 pub use ids::{IdError, RequestId, ToolName};
 pub use outcome::{ErrorKind, RetryAfter, ToolError};
 // -- re-exports: origin (owned by the origin work) --
+pub use origin::{
+    Origin, OriginError, OriginErrorKind, OriginList, OriginListError, OriginListWarning, OriginPattern,
+    ParseOptions, WildcardOrigin, tool_visible_to,
+};
 // -- re-exports: envelope and limits (owned by the envelope work) --
 // -- re-exports: schema (owned by the schema work) --
 pub use schema::{ArgProblem, ArgSchema, ArgsError, ProblemKind, SchemaError};

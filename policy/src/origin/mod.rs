@@ -1,1 +1,24 @@
-//! (being written)
+//! Origin lists and tool visibility: who may see and call which tool.
+//!
+//! An [`OriginList`] is the parsed form of the page's `expose-tools-to` attribute, a consumer's `fromOrigins`
+//! and a tool's `exposedTo`. Each entry is parsed as a URL and kept in canonical form (the text a browser puts in
+//! `event.origin`), so [`OriginList::allows`] is an exact, allocation-free lookup. Entries that cannot be an
+//! origin (`*`, `null`, a path, `http` on a public host...) are refused with an [`OriginListError`] that names
+//! the entry, its position and what to write instead. The rules in plain words are in `docs/origins.md`.
+//!
+//! [`tool_visible_to`] applies the lists to one tool and one caller.
+
+mod entry;
+mod error;
+mod hasher;
+mod host;
+mod list;
+mod pattern;
+mod value;
+mod visibility;
+
+pub use error::{OriginError, OriginErrorKind, OriginListError, OriginListWarning};
+pub use list::OriginList;
+pub use pattern::{OriginPattern, ParseOptions, WildcardOrigin};
+pub use value::Origin;
+pub use visibility::tool_visible_to;

@@ -1,0 +1,287 @@
+//! Parsing one entry of an origin list: the text checks, then the `url` crate for canonical form, then our
+//! rules on top (schemes, what an origin may not have, trustworthy http hosts, wildcards).
+
+use url::{Host, ParseError, Url};
+
+use super::host::{DomainProblem, check_domain, is_potentially_trustworthy, is_public_suffix};
+use super::{Origin, OriginError, OriginPattern, ParseOptions, WildcardOrigin};
+
+/// The label that stands in for `*` while the `url` crate canonicalizes a wildcard's host.
+const STAND_IN: &str = "a";
+
+/// Parses one trimmed entry into an exact origin or, when `options` allow it, a wildcard.
+pub(crate) fn parse_pattern(
+    text: &str,
+    options: ParseOptions,
+) -> Result<OriginPattern, OriginError> {
+    check_text(text)?;
+    check_scheme_prefix(text)?;
+    let Some(scheme_end) = text.find("://") else {
+        return Err(missing_scheme(text));
+    };
+    let (scheme, authority) = (&text[..scheme_end], &text[scheme_end + "://".len()..]);
+    if scheme.contains('*') {
+        return Err(OriginError::MalformedWildcard { suggestion: None });
+    }
+    if !is_scheme_syntax(scheme) {
+        return Err(OriginError::MissingScheme {
+            suggestion: guess_origin(authority),
+        });
+    }
+    if !authority.starts_with('*') {
+        return parse_url(text).map(OriginPattern::Exact);
+    }
+    let Some(rest) = authority.strip_prefix("*.") else {
+        return Err(OriginError::MalformedWildcard { suggestion: None });
+    };
+    if !options.allow_wildcards {
+        return Err(OriginError::WildcardsDisabled);
+    }
+    parse_wildcard(scheme, rest).map(OriginPattern::Wildcard)
+}
+
+/// Refuses a scheme other than `https` and `http` even when it has no `//` (`data:…`, `javascript:…`,
+/// `blob:https://…`), and a `*` before the first `:`. A host and port without a scheme (`localhost:8080`) passes,
+/// to be reported as a missing scheme.
+fn check_scheme_prefix(text: &str) -> Result<(), OriginError> {
+    let Some((scheme, after)) = text.split_once(':') else {
+        return Ok(());
+    };
+    if scheme.contains('*') && !scheme.starts_with("*.") {
+        return Err(OriginError::MalformedWildcard { suggestion: None });
+    }
+    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+    let port_like = digits > 0 && matches!(after.as_bytes().get(digits), None | Some(b'/'));
+    let lower = scheme.to_ascii_lowercase();
+    // A dot or `localhost` before the colon reads as a host with a bad port, not as a scheme.
+    let host_like = scheme.contains('.') || lower == "localhost";
+    if is_scheme_syntax(scheme) && !port_like && !host_like && lower != "https" && lower != "http" {
+        return Err(OriginError::UnsupportedScheme { scheme: lower });
+    }
+    Ok(())
+}
+
+/// Whether `scheme` is written as URL schemes are: a letter, then letters, digits, `+`, `-` or `.`.
+fn is_scheme_syntax(scheme: &str) -> bool {
+    let mut bytes = scheme.bytes();
+    bytes
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+}
+
+/// Parses one trimmed entry that must be an exact origin.
+pub(crate) fn parse_exact(text: &str) -> Result<Origin, OriginError> {
+    match parse_pattern(text, ParseOptions::default())? {
+        OriginPattern::Exact(origin) => Ok(origin),
+        // Unreachable with wildcards off; refused the same way for safety.
+        OriginPattern::Wildcard(_) => Err(OriginError::WildcardsDisabled),
+    }
+}
+
+/// The checks on the raw text that come before URL parsing.
+fn check_text(text: &str) -> Result<(), OriginError> {
+    if text.is_empty() {
+        return Err(OriginError::Empty);
+    }
+    if text == "*" {
+        return Err(OriginError::AnyOrigin);
+    }
+    if text.eq_ignore_ascii_case("null") {
+        return Err(OriginError::NullOrigin);
+    }
+    // The URL parser would silently drop tabs and newlines; refuse them with every other space.
+    if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(OriginError::Whitespace);
+    }
+    if text.contains(',') {
+        return Err(OriginError::Comma);
+    }
+    Ok(())
+}
+
+/// The error for an entry without `://`, with a guess at what was meant.
+fn missing_scheme(text: &str) -> OriginError {
+    if let Some(rest) = text.strip_prefix("*.") {
+        let suggestion = parse_wildcard("https", rest)
+            .ok()
+            .map(|w| w.as_str().to_owned());
+        return OriginError::MalformedWildcard { suggestion };
+    }
+    OriginError::MissingScheme {
+        suggestion: guess_origin(text),
+    }
+}
+
+/// What an entry without `://` probably meant: `https:a.example` -> `https://a.example`, `shop.example/app` ->
+/// `https://shop.example`, `localhost:8080` -> `http://localhost:8080`.
+fn guess_origin(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let (scheme, rest, given) = if lower.starts_with("https:") {
+        ("https", &text["https:".len()..], true)
+    } else if lower.starts_with("http:") {
+        ("http", &text["http:".len()..], true)
+    } else {
+        ("https", text, false)
+    };
+    let rest = rest.trim_start_matches(['/', '\\']);
+    let origin = match parse_url(&format!("{scheme}://{rest}")) {
+        Ok(origin) => origin,
+        Err(error) => return error.suggestion().map(str::to_owned),
+    };
+    let local = Url::parse(origin.as_str())
+        .ok()
+        .and_then(|url| url.host().map(|h| is_potentially_trustworthy(&h)));
+    if !given && local == Some(true) {
+        return Some(format!("http://{}", &origin.as_str()["https://".len()..]));
+    }
+    Some(origin.as_str().to_owned())
+}
+
+/// Parses an entry with a scheme and checks every rule; the result is canonical.
+fn parse_url(text: &str) -> Result<Origin, OriginError> {
+    let url = Url::parse(text).map_err(from_url_error)?;
+    let scheme = url.scheme();
+    if scheme != "https" && scheme != "http" {
+        return Err(OriginError::UnsupportedScheme {
+            scheme: scheme.to_owned(),
+        });
+    }
+    let Some(host) = url.host() else {
+        return Err(OriginError::InvalidHost {
+            reason: "it is empty".to_owned(),
+        });
+    };
+    if let Host::Domain(domain) = host {
+        check_domain(domain).map_err(domain_error)?;
+    }
+    let port = match url.port() {
+        Some(0) => return Err(OriginError::InvalidPort),
+        port => port,
+    };
+    let host_text = host.to_string();
+    if scheme == "http" && !is_potentially_trustworthy(&host) {
+        let https_port = port.filter(|port| *port != 443);
+        let suggestion = Origin::from_parts("https", &host_text, https_port)
+            .as_str()
+            .to_owned();
+        return Err(OriginError::InsecureHttp { suggestion });
+    }
+    let origin = Origin::from_parts(scheme, &host_text, port);
+    check_nothing_more(text, &url, origin.as_str())?;
+    Ok(origin)
+}
+
+/// Refuses what an origin cannot have: credentials, a path beyond one `/`, a query, a fragment.
+fn check_nothing_more(text: &str, url: &Url, canonical: &str) -> Result<(), OriginError> {
+    let suggestion = || canonical.to_owned();
+    // `https://@a.example` parses with empty credentials: look at the text too.
+    let after_scheme = text.split_once("://").map_or(text, |(_, rest)| rest);
+    let authority = after_scheme
+        .split(['/', '\\', '?', '#'])
+        .next()
+        .unwrap_or_default();
+    if !url.username().is_empty() || url.password().is_some() || authority.contains('@') {
+        return Err(OriginError::Credentials {
+            suggestion: suggestion(),
+        });
+    }
+    // The URL parser resolves `/./` and `/%2e` to `/`: look at the text too.
+    let path = after_scheme[authority.len()..]
+        .split(['?', '#'])
+        .next()
+        .unwrap_or_default();
+    if url.path() != "/" || !matches!(path, "" | "/") {
+        return Err(OriginError::Path {
+            suggestion: suggestion(),
+        });
+    }
+    if url.query().is_some() {
+        return Err(OriginError::Query {
+            suggestion: suggestion(),
+        });
+    }
+    if url.fragment().is_some() {
+        return Err(OriginError::Fragment {
+            suggestion: suggestion(),
+        });
+    }
+    Ok(())
+}
+
+/// Parses the part of a wildcard entry after `scheme://*.` and checks it.
+fn parse_wildcard(scheme: &str, rest: &str) -> Result<WildcardOrigin, OriginError> {
+    let wildcard_of = |origin: &str| origin.replacen(&format!("://{STAND_IN}."), "://*.", 1);
+    let origin =
+        parse_url(&format!("{scheme}://{STAND_IN}.{rest}")).map_err(|error| match error {
+            OriginError::Credentials { suggestion } => OriginError::Credentials {
+                suggestion: wildcard_of(&suggestion),
+            },
+            OriginError::Path { suggestion } => OriginError::Path {
+                suggestion: wildcard_of(&suggestion),
+            },
+            OriginError::Query { suggestion } => OriginError::Query {
+                suggestion: wildcard_of(&suggestion),
+            },
+            OriginError::Fragment { suggestion } => OriginError::Fragment {
+                suggestion: wildcard_of(&suggestion),
+            },
+            OriginError::InsecureHttp { suggestion } => OriginError::InsecureHttp {
+                suggestion: wildcard_of(&suggestion),
+            },
+            other => other,
+        })?;
+    // The URL parser refuses `a.1.2.3` (a name ending in a number), so the host is a domain that starts with the
+    // stand-in label; anything else is refused all the same.
+    let Some(base) = origin
+        .host()
+        .strip_prefix(STAND_IN)
+        .and_then(|h| h.strip_prefix('.'))
+    else {
+        return Err(OriginError::MalformedWildcard { suggestion: None });
+    };
+    let bare = base.strip_suffix('.').unwrap_or(base);
+    if is_public_suffix(bare) {
+        return Err(OriginError::WildcardOnPublicSuffix {
+            suffix: bare.to_owned(),
+        });
+    }
+    Ok(WildcardOrigin::from_parts(
+        origin.scheme(),
+        base,
+        origin.port(),
+    ))
+}
+
+/// The error for a domain that the URL parser accepted but our rules refuse.
+fn domain_error(problem: DomainProblem) -> OriginError {
+    match problem {
+        DomainProblem::Star => OriginError::MalformedWildcard { suggestion: None },
+        DomainProblem::EmptyLabel => OriginError::InvalidHost {
+            reason: "it has an empty label".to_owned(),
+        },
+        DomainProblem::Character(c) => OriginError::InvalidHost {
+            reason: format!("it holds {c:?}; hosts hold letters, digits, - and _"),
+        },
+    }
+}
+
+/// Maps a URL parser error to ours.
+fn from_url_error(error: ParseError) -> OriginError {
+    let invalid_host = |reason: &str| OriginError::InvalidHost {
+        reason: reason.to_owned(),
+    };
+    match error {
+        ParseError::EmptyHost => invalid_host("it is empty"),
+        ParseError::IdnaError => invalid_host("it is not a valid domain name"),
+        ParseError::InvalidIpv4Address => invalid_host("it is not a valid IPv4 address"),
+        ParseError::InvalidIpv6Address => invalid_host("it is not a valid IPv6 address"),
+        ParseError::InvalidDomainCharacter => {
+            invalid_host("it holds a character that hosts cannot hold")
+        }
+        ParseError::InvalidPort => OriginError::InvalidPort,
+        other => OriginError::NotAUrl {
+            reason: other.to_string(),
+        },
+    }
+}
