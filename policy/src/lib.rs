@@ -20,6 +20,12 @@ pub use origin::{
     ParseOptions, WildcardOrigin, tool_visible_to,
 };
 // -- re-exports: envelope and limits (owned by the envelope work) --
+pub mod guard;
+pub use envelope::{
+    Decoded, EnvelopeError, ErrorCategory, JsonError, JsonKind, JsonText, Message, MessageType, decode, decode_batch,
+    decode_value, encode_batch,
+};
+pub use limits::Limits;
 // -- re-exports: schema (owned by the schema work) --
 pub use schema::{ArgProblem, ArgSchema, ArgsError, ProblemKind, SchemaError};
 // -- re-exports: journal (owned by the journal work) --

@@ -1,0 +1,258 @@
+//! Encoding: each message as compact JSON text, written straight into a `String`. [`JsonText`] pieces (arguments,
+//! results, schemas) are inserted as they are, never parsed again.
+
+use super::json_text::JsonText;
+use super::message::{ExecuteResponse, Message, MessageType, ToolDescriptor};
+use super::text::push_json_string;
+use crate::ids::RequestId;
+use crate::limits::Limits;
+use crate::outcome::{RetryAfter, ToolError};
+
+/// Writes one JSON object, member by member. Keys are static ASCII names and need no escaping.
+struct Object<'o> {
+    out: &'o mut String,
+    first: bool,
+}
+
+impl<'o> Object<'o> {
+    fn open(out: &'o mut String) -> Self {
+        out.push('{');
+        Self { out, first: true }
+    }
+
+    fn key(&mut self, key: &str) -> &mut String {
+        if !std::mem::replace(&mut self.first, false) {
+            self.out.push(',');
+        }
+        self.out.push('"');
+        self.out.push_str(key);
+        self.out.push_str("\":");
+        self.out
+    }
+
+    fn string(&mut self, key: &str, value: &str) -> &mut Self {
+        let out = self.key(key);
+        push_json_string(out, value);
+        self
+    }
+
+    fn raw(&mut self, key: &str, json: &str) -> &mut Self {
+        self.key(key).push_str(json);
+        self
+    }
+
+    fn message_type(&mut self, message_type: MessageType) -> &mut Self {
+        self.string("type", message_type.as_str())
+    }
+
+    fn request_id(&mut self, id: &RequestId) -> &mut Self {
+        self.string("requestId", id.as_str())
+    }
+
+    fn close(&mut self) {
+        self.out.push('}');
+    }
+}
+
+impl Message {
+    /// The message as compact JSON text, ready to post (on a port) or to `JSON.parse` (for a window).
+    pub fn encode(&self) -> String {
+        let mut out = String::with_capacity(self.encoded_len_hint());
+        self.encode_into(&mut out);
+        out
+    }
+
+    /// Appends the message's JSON text to `out`.
+    pub fn encode_into(&self, out: &mut String) {
+        let mut object = Object::open(out);
+        object.message_type(self.message_type());
+        match self {
+            Self::GetToolsRequest { request_id, bridge } => {
+                object.request_id(request_id);
+                if *bridge {
+                    object.raw("bridge", "1");
+                }
+            }
+            Self::GetToolsResponse(response) => {
+                object.request_id(&response.request_id);
+                let out = object.key("tools");
+                out.push('[');
+                for (i, tool) in response.tools.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    encode_tool(out, tool);
+                }
+                out.push(']');
+                if response.bridge {
+                    object.raw("bridge", "1");
+                }
+            }
+            Self::ExecuteRequest(request) => {
+                object.request_id(&request.request_id).string("name", request.name.as_str());
+                object.raw("args", request.args.as_str());
+            }
+            Self::ExecuteResponse(response) => encode_outcome(&mut object, response),
+            Self::CancelTool { request_id }
+            | Self::CallStatusRequest { request_id }
+            | Self::Connect { request_id }
+            | Self::Connected { request_id } => {
+                object.request_id(request_id);
+            }
+            Self::CallStatusResponse(status) => {
+                object.request_id(&status.request_id).string("state", status.state.as_str());
+                object.raw("durable", if status.durable { "true" } else { "false" });
+            }
+            Self::CallAck { request_ids } => {
+                let out = object.key("requestIds");
+                out.push('[');
+                for (i, id) in request_ids.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    push_json_string(out, id.as_str());
+                }
+                out.push(']');
+            }
+            Self::ToolsChanged | Self::GoingAway => {}
+        }
+        object.close();
+    }
+
+    /// Roughly how long the JSON text will be, so that a large result is copied into a buffer once.
+    fn encoded_len_hint(&self) -> usize {
+        const FRAME: usize = 160;
+        FRAME
+            + match self {
+                Self::GetToolsResponse(response) => response.tools.iter().map(tool_len_hint).sum(),
+                Self::ExecuteRequest(request) => request.args.as_str().len(),
+                Self::ExecuteResponse(ExecuteResponse { outcome: Ok(result), .. }) => result.as_str().len(),
+                Self::ExecuteResponse(ExecuteResponse { outcome: Err(error), .. }) => error.message.len(),
+                Self::CallAck { request_ids } => request_ids.iter().map(|id| id.as_str().len() + 3).sum(),
+                _ => 0,
+            }
+    }
+}
+
+fn tool_len_hint(tool: &ToolDescriptor) -> usize {
+    let json = |text: &Option<JsonText>| text.as_ref().map_or(0, |t| t.as_str().len());
+    100 + tool.name.as_str().len()
+        + tool.description.len()
+        + json(&tool.input_schema)
+        + json(&tool.annotations)
+        + tool.origin.as_ref().map_or(0, String::len)
+}
+
+fn encode_tool(out: &mut String, tool: &ToolDescriptor) {
+    let mut object = Object::open(out);
+    object.string("name", tool.name.as_str()).string("description", &tool.description);
+    if let Some(schema) = &tool.input_schema {
+        object.raw("inputSchema", schema.as_str());
+    }
+    if let Some(origin) = &tool.origin {
+        object.string("origin", origin);
+    }
+    if let Some(annotations) = &tool.annotations {
+        object.raw("annotations", annotations.as_str());
+    }
+    object.close();
+}
+
+fn encode_outcome(object: &mut Object<'_>, response: &ExecuteResponse) {
+    object.request_id(&response.request_id);
+    match &response.outcome {
+        Ok(result) => {
+            object.raw("success", "true").raw("result", result.as_str());
+        }
+        Err(error) => encode_error(object, error),
+    }
+}
+
+fn encode_error(object: &mut Object<'_>, error: &ToolError) {
+    object.raw("success", "false").string("error", &error.message);
+    if let Some(status) = error.status {
+        object.key("status").push_str(&status.to_string());
+    }
+    match &error.retry_after {
+        Some(RetryAfter::Seconds(seconds)) if seconds.is_finite() => {
+            push_number(object.key("retryAfter"), *seconds);
+        }
+        Some(RetryAfter::Text(text)) => {
+            object.string("retryAfter", text);
+        }
+        _ => {}
+    }
+    if let Some(name) = error.name {
+        object.string("errorName", name);
+    }
+    object.string("code", error.kind.as_str());
+}
+
+/// Writes a finite number as JavaScript would: whole numbers without a fraction, others in their shortest form
+/// that reads back to the same `f64`.
+fn push_number(out: &mut String, number: f64) {
+    use std::fmt::Write as _;
+    const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+    if number.fract() == 0.0 && number.abs() < EXACT_INTEGERS {
+        let _ = write!(out, "{}", number as i64);
+    } else {
+        let _ = write!(out, "{number:?}");
+    }
+}
+
+/// The messages as one port batch: a JSON array of their texts.
+pub fn encode_batch(messages: &[Message]) -> String {
+    let mut out = String::with_capacity(messages.iter().map(Message::encoded_len_hint).sum::<usize>() + 2);
+    out.push('[');
+    for (i, message) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        message.encode_into(&mut out);
+    }
+    out.push(']');
+    out
+}
+
+/// The messages as as few port batches as the limits allow (`Limits::max_batch_len` messages and
+/// `Limits::max_batch_bytes` bytes each, a single larger message getting a batch of its own), in order.
+pub fn encode_batches(messages: &[Message], limits: &Limits) -> Vec<String> {
+    let mut batches = Vec::new();
+    let mut batch = String::from("[");
+    let mut len = 0;
+    let mut one = String::new();
+    for message in messages {
+        one.clear();
+        message.encode_into(&mut one);
+        let full = len >= limits.max_batch_len.max(1) || batch.len() + 1 + one.len() + 1 > limits.max_batch_bytes;
+        if len > 0 && full {
+            batch.push(']');
+            batches.push(std::mem::replace(&mut batch, String::from("[")));
+            len = 0;
+        }
+        if len > 0 {
+            batch.push(',');
+        }
+        batch.push_str(&one);
+        len += 1;
+    }
+    if len > 0 {
+        batch.push(']');
+        batches.push(batch);
+    }
+    batches
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_written_as_javascript_writes_them() {
+        for (number, text) in [(30.0, "30"), (0.0, "0"), (1.5, "1.5"), (1e-7, "1e-7"), (0.1 + 0.2, "0.30000000000000004")] {
+            let mut out = String::new();
+            push_number(&mut out, number);
+            assert_eq!(out, text);
+        }
+    }
+}

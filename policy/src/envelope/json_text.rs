@@ -1,0 +1,182 @@
+//! [`JsonText`]: one JSON value kept as its text, checked once and never re-parsed on the way through.
+
+use std::fmt;
+
+use serde_json::Value;
+use thiserror::Error;
+
+use super::scan::{JsonKind, Scanner, SyntaxError, ValueScan};
+use super::text::write_value;
+use crate::limits::Limits;
+
+/// Why a text was refused as a [`JsonText`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum JsonError {
+    /// The text is longer than the limit.
+    #[error("text is {bytes} bytes: the limit is {limit}")]
+    TooLarge {
+        /// The size of the text.
+        bytes: usize,
+        /// The largest size allowed.
+        limit: usize,
+    },
+    /// Arrays and objects nest deeper than the limit.
+    #[error("nesting deeper than {limit} levels")]
+    TooDeep {
+        /// The deepest nesting allowed.
+        limit: usize,
+    },
+    /// The text is not JSON.
+    #[error("not valid JSON: {0}")]
+    Syntax(#[from] SyntaxError),
+}
+
+/// A `String` known to hold exactly one valid JSON value (surrounding whitespace removed).
+///
+/// Arguments, results, input schemas and annotations travel as `JsonText`: the scanner checks them once, and
+/// encoding inserts them as they are, so a 64 KiB result is copied, never parsed into a tree and printed again.
+/// Numbers keep their exact digits.
+///
+/// ```
+/// use webmcp_policy::{JsonText, Limits};
+///
+/// let args = JsonText::parse(r#" {"sku": "margherita", "qty": 2} "#, &Limits::default())?;
+/// assert_eq!(args.as_str(), r#"{"sku": "margherita", "qty": 2}"#);
+/// assert!(args.is_object());
+/// assert!(!args.has_proto_key());
+/// assert_eq!(args.to_value()?["qty"], 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JsonText {
+    text: String,
+    has_proto_key: bool,
+}
+
+impl JsonText {
+    /// Checks that `text` holds one JSON value within `limits.max_message_bytes` and `limits.max_depth`.
+    pub fn parse(text: &str, limits: &Limits) -> Result<Self, JsonError> {
+        Self::parse_within(text, limits.max_message_bytes, limits.max_depth)
+    }
+
+    /// Checks `text` against a size and a depth limit.
+    pub(crate) fn parse_within(text: &str, max_bytes: usize, max_depth: usize) -> Result<Self, JsonError> {
+        if text.len() > max_bytes {
+            return Err(JsonError::TooLarge { bytes: text.len(), limit: max_bytes });
+        }
+        let mut scanner = Scanner::new(text);
+        let scan = scanner.scan_value(max_depth)?;
+        scanner.finish()?;
+        if scan.too_deep {
+            return Err(JsonError::TooDeep { limit: max_depth });
+        }
+        Ok(Self::from_scan(text, &scan))
+    }
+
+    /// The value a scanner has checked.
+    pub(crate) fn from_scan(text: &str, scan: &ValueScan) -> Self {
+        Self { text: scan.slice(text).to_owned(), has_proto_key: scan.proto_path.is_some() }
+    }
+
+    /// Wraps text the crate has just written as valid JSON.
+    pub(crate) fn from_trusted(text: String, has_proto_key: bool) -> Self {
+        Self { text, has_proto_key }
+    }
+
+    /// The compact JSON text of `value` (as `serde_json::to_string` writes it), at any depth.
+    pub fn from_value(value: &Value) -> Self {
+        let mut text = String::new();
+        let has_proto_key = write_value(&mut text, value);
+        Self { text, has_proto_key }
+    }
+
+    /// `{}`, the arguments of a call that gave none.
+    pub fn empty_object() -> Self {
+        Self { text: "{}".to_owned(), has_proto_key: false }
+    }
+
+    /// `null`.
+    pub fn null() -> Self {
+        Self { text: "null".to_owned(), has_proto_key: false }
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The JSON text, owned.
+    pub fn into_string(self) -> String {
+        self.text
+    }
+
+    /// Parses the text into a tree. It can fail only where `serde_json` is stricter than JSON: a number beyond
+    /// the range of `f64`, a lone UTF-16 surrogate escape, or nesting deeper than 128 levels. Like
+    /// `serde_json` by default, a float may come back one unit in the last place away from its digits; the
+    /// text itself keeps them exactly.
+    pub fn to_value(&self) -> Result<Value, serde_json::Error> {
+        serde_json::from_str(&self.text)
+    }
+
+    /// What kind of value the text holds.
+    pub fn kind(&self) -> JsonKind {
+        match self.text.as_bytes().first() {
+            Some(b'{') => JsonKind::Object,
+            Some(b'[') => JsonKind::Array,
+            Some(b'"') => JsonKind::String,
+            Some(b't' | b'f') => JsonKind::Bool,
+            Some(b'n') => JsonKind::Null,
+            _ => JsonKind::Number,
+        }
+    }
+
+    /// Whether the value is an object.
+    pub fn is_object(&self) -> bool {
+        self.kind() == JsonKind::Object
+    }
+
+    /// Whether some object in the value, at any depth, has the key `__proto__` (after unescaping).
+    pub fn has_proto_key(&self) -> bool {
+        self.has_proto_key
+    }
+}
+
+impl fmt::Display for JsonText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parse_keeps_the_exact_text() {
+        let limits = Limits::default();
+        let text = JsonText::parse(" [0.9333333333333335, 1E2, \"\\u00e9\"]\n", &limits).unwrap();
+        assert_eq!(text.as_str(), "[0.9333333333333335, 1E2, \"\\u00e9\"]");
+        assert_eq!(text.kind(), JsonKind::Array);
+    }
+
+    #[test]
+    fn parse_enforces_the_limits() {
+        let limits = Limits { max_message_bytes: 10, max_depth: 2, ..Limits::default() };
+        assert_eq!(JsonText::parse("[[[]]]", &limits), Err(JsonError::TooDeep { limit: 2 }));
+        assert_eq!(JsonText::parse("\"0123456789\"", &limits), Err(JsonError::TooLarge { bytes: 12, limit: 10 }));
+        assert_eq!(
+            JsonText::parse("[1] x", &limits).unwrap_err().to_string(),
+            "not valid JSON: expected the end of the text at byte 4, found 'x'"
+        );
+    }
+
+    #[test]
+    fn from_value_notes_proto_keys() {
+        let text = JsonText::from_value(&json!({"a": [{"__proto__": {"x": 1}}]}));
+        assert_eq!(text.as_str(), r#"{"a":[{"__proto__":{"x":1}}]}"#);
+        assert!(text.has_proto_key());
+        assert!(!JsonText::from_value(&json!({"proto": 1})).has_proto_key());
+    }
+}
