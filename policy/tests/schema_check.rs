@@ -1,4 +1,12 @@
 //! Arguments checked against tool schemas: one table of (schema, arguments, exact outcome).
+#![cfg_attr(
+    target_arch = "wasm32",
+    allow(
+        clippy::unwrap_used,
+        clippy::panic,
+        reason = "clippy does not see wasm_bindgen_test functions as tests"
+    )
+)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;

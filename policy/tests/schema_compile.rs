@@ -1,5 +1,13 @@
 //! Schemas that are themselves invalid are refused at `registerTool`, with the path of the fault; schemas with
 //! keywords outside the subset compile.
+#![cfg_attr(
+    target_arch = "wasm32",
+    allow(
+        clippy::unwrap_used,
+        clippy::panic,
+        reason = "clippy does not see wasm_bindgen_test functions as tests"
+    )
+)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
