@@ -1,0 +1,46 @@
+//! The journals' limits (docs/once-only.md §8). Every one is bounded; all can be changed.
+
+/// One minute in milliseconds.
+const MINUTE_MS: u64 = 60_000;
+
+/// The limits of both journals. [`JournalConfig::default`] gives the documented defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalConfig {
+    /// Settled consumer entries kept (for `callId` replay and unsent acknowledgements); the oldest go first.
+    pub settled_calls_kept: usize,
+    /// A settled consumer entry older than this (since it settled) is dropped, in milliseconds.
+    pub settled_call_max_age_ms: u64,
+    /// Unsettled consumer entries allowed; a new call beyond this is refused.
+    pub unsettled_calls_max: usize,
+    /// A consumer call unsettled for longer than this (since it was recorded) settles as interrupted and is
+    /// never sent again, in milliseconds. Keep it at most [`JournalConfig::ran_id_max_age_ms`] of the provider.
+    pub unsettled_call_max_age_ms: u64,
+    /// How long a provider keeps a result that the consumer has not acknowledged, in milliseconds; later the id is
+    /// remembered as expired.
+    pub result_kept_ms: u64,
+    /// Provider records of ids that ran (results and tombstones) kept, newest first.
+    pub ran_ids_kept: usize,
+    /// A provider record older than this (since its last change) is dropped, in milliseconds.
+    pub ran_id_max_age_ms: u64,
+    /// The longest result text kept or sent, in characters; a longer one becomes
+    /// `{"truncated":true,"preview":"…"}`. At least 31 characters are always used (the size of that wrapper).
+    pub result_cap_chars: usize,
+    /// Calls of one caller origin that a provider runs at once; more are refused with `too_many_calls`.
+    pub running_per_origin_max: usize,
+}
+
+impl Default for JournalConfig {
+    fn default() -> Self {
+        Self {
+            settled_calls_kept: 256,
+            settled_call_max_age_ms: 60 * MINUTE_MS,
+            unsettled_calls_max: 1000,
+            unsettled_call_max_age_ms: 24 * 60 * MINUTE_MS,
+            result_kept_ms: 10 * MINUTE_MS,
+            ran_ids_kept: 2000,
+            ran_id_max_age_ms: 24 * 60 * MINUTE_MS,
+            result_cap_chars: 30_000,
+            running_per_origin_max: 64,
+        }
+    }
+}

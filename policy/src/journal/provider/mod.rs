@@ -1,0 +1,569 @@
+//! The provider's journal: every call this page received, keyed by (caller origin, wire id), recorded as running
+//! before the tool is called, so that no id ever runs twice.
+
+mod types;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use types::{
+    BAD_ORIGIN_MESSAGE, CANCELLED_MESSAGE, CANNOT_RECORD_MESSAGE, CancelDecision,
+    DELIVERED_MESSAGE, EXPIRED_MESSAGE, ExecuteDecision, INTERRUPTED_MESSAGE, OTHER_PAGE_MESSAGE,
+    StatusAnswer,
+};
+
+use super::config::JournalConfig;
+use super::entry::provider::{meta_key, record_key};
+use super::entry::{
+    EntryError, PROVIDER_PREFIX, ProviderEntry, ProviderMeta, RecordState, is_json, is_origin_text,
+};
+use super::outcome::ToolOutcome;
+use super::owner::Owner;
+use super::store::{JournalStore, StoreError};
+use super::warning::JournalWarning;
+use crate::ids::{RequestId, ToolName};
+use crate::outcome::{ErrorKind, ToolError};
+
+/// A call's identity at its provider.
+type Key = (String, RequestId);
+
+/// How the journal persists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Every change is written to the store.
+    Writing,
+    /// Storage failed; a note in the store tells later pages that records up to `horizon` may be missing.
+    Noted,
+    /// Storage failed and no note could be written: new calls are refused until one can.
+    Unnoted,
+}
+
+/// The provider journal of one page (docs/once-only.md §3, §4, §7, §8).
+///
+/// Every change is written to the store before the decision is returned. Records: `running` (this page runs
+/// it), `done` (the outcome, kept until acknowledged or for `result_kept_ms`), and tombstones that keep an id
+/// from running again (`interrupted`, `cancelled`, `acked`, `expired`) for `ran_id_max_age_ms`, at most
+/// `ran_ids_kept` of them with the results.
+///
+/// "Unknown" proves that a call never ran only while nothing was forgotten: when a record is dropped to respect
+/// the count limit, or storage fails, the journal notes a horizon in the store, and for `ran_id_max_age_ms`
+/// after it answers `durable: false`. Past that age a consumer never re-sends a call.
+#[derive(Debug)]
+pub struct ProviderJournal<S> {
+    store: S,
+    mode: Mode,
+    owner: Owner,
+    config: JournalConfig,
+    records: BTreeMap<Key, ProviderEntry>,
+    /// Records of ids that ran (results and tombstones), by last change.
+    kept_order: BTreeSet<(u64, Key)>,
+    /// Records holding a result, by last change.
+    done_order: BTreeSet<(u64, Key)>,
+    running_per_origin: BTreeMap<String, usize>,
+    /// Keys held in the store by other owners: never overwritten, never run.
+    foreign: BTreeSet<Key>,
+    /// Calls received up to this time may have been forgotten.
+    horizon: Option<u64>,
+    warnings: Vec<JournalWarning>,
+}
+
+impl<S: JournalStore> ProviderJournal<S> {
+    /// Loads the journal of `owner` from `store`. Own `running` records become `interrupted` (the page that ran
+    /// them is gone). Records of other owners are left alone: their ids are answered as interrupted and never
+    /// run here. Entries that do not decode are removed, entries of another version left alone; both are
+    /// reported by [`Self::take_warnings`].
+    pub fn open(store: S, owner: Owner, config: JournalConfig, now: u64) -> Self {
+        let mut journal = Self {
+            store,
+            mode: Mode::Writing,
+            owner,
+            config,
+            records: BTreeMap::new(),
+            kept_order: BTreeSet::new(),
+            done_order: BTreeSet::new(),
+            running_per_origin: BTreeMap::new(),
+            foreign: BTreeSet::new(),
+            horizon: None,
+            warnings: Vec::new(),
+        };
+        journal.load(now);
+        journal.prune(now);
+        journal
+    }
+
+    fn load(&mut self, now: u64) {
+        let own_meta = meta_key(&self.owner);
+        let meta_prefix = format!("{PROVIDER_PREFIX}!");
+        for (key, value) in self.store.entries(PROVIDER_PREFIX) {
+            if key.starts_with(&meta_prefix) {
+                match ProviderMeta::decode(&value) {
+                    Err(error) => self.reject(key, error),
+                    Ok(meta) if meta.key() != key => self.reject(key, EntryError::KeyMismatch),
+                    Ok(meta) if key == own_meta => {
+                        self.horizon = self.horizon.max(Some(meta.horizon))
+                    }
+                    Ok(_) => {}
+                }
+                continue;
+            }
+            match ProviderEntry::decode(&value) {
+                Err(error) => self.reject(key, error),
+                Ok(entry) if entry.key() != key => self.reject(key, EntryError::KeyMismatch),
+                Ok(entry) if entry.owner != self.owner => {
+                    self.foreign.insert((entry.caller_origin, entry.wire_id));
+                }
+                Ok(mut entry) => {
+                    let key = (entry.caller_origin.clone(), entry.wire_id.clone());
+                    if entry.state == RecordState::Running {
+                        entry.state = RecordState::Interrupted;
+                        entry.updated_at = entry.updated_at.max(now);
+                        self.set(key.clone(), entry);
+                        self.save(&key, now);
+                    } else {
+                        self.set(key, entry);
+                    }
+                }
+            }
+        }
+        if self
+            .horizon
+            .is_some_and(|h| now.saturating_sub(h) > self.config.ran_id_max_age_ms)
+        {
+            self.horizon = None;
+            self.store.remove(&own_meta);
+        }
+    }
+
+    fn reject(&mut self, key: String, error: EntryError) {
+        match error {
+            EntryError::OtherVersion { found } => self
+                .warnings
+                .push(JournalWarning::OtherVersion { key, found }),
+            error => {
+                self.store.remove(&key);
+                self.warnings.push(JournalWarning::Discarded { key, error });
+            }
+        }
+    }
+
+    /// A request to run `tool` came from `caller_origin` with `wire_id` (§3).
+    ///
+    /// Unknown id → recorded as running → [`ExecuteDecision::Run`]. Running → `AlreadyRunning`. Done → `Reply`
+    /// with the kept outcome. Interrupted, cancelled, expired, acknowledged, or held by another page → `Reply`
+    /// with an error that says so. The same id for another tool → `Reply` refused. An origin with
+    /// `running_per_origin_max` calls running → `Refuse(too_many_calls)`, not recorded.
+    pub fn on_execute(
+        &mut self,
+        caller_origin: &str,
+        wire_id: &RequestId,
+        tool: &ToolName,
+        now: u64,
+    ) -> ExecuteDecision {
+        if !is_origin_text(caller_origin) {
+            return ExecuteDecision::Refuse(ToolError::new(ErrorKind::Refused, BAD_ORIGIN_MESSAGE));
+        }
+        let key = (caller_origin.to_owned(), wire_id.clone());
+        if let Some(entry) = self.records.get(&key) {
+            if let Some(first) = &entry.tool
+                && first != tool
+                && entry.state != RecordState::Cancelled
+            {
+                let message = format!(
+                    "requestId {wire_id} was already used for tool `{first}`: an id runs once"
+                );
+                return ExecuteDecision::Reply(failed(ErrorKind::Refused, &message));
+            }
+            return match answer_of(&entry.state) {
+                None => ExecuteDecision::AlreadyRunning,
+                Some(outcome) => ExecuteDecision::Reply(outcome),
+            };
+        }
+        if self.foreign.contains(&key) {
+            return ExecuteDecision::Reply(failed(ErrorKind::Interrupted, OTHER_PAGE_MESSAGE));
+        }
+        let running = self
+            .running_per_origin
+            .get(caller_origin)
+            .copied()
+            .unwrap_or(0);
+        if running >= self.config.running_per_origin_max {
+            let message = format!(
+                "{caller_origin} already has {running} calls running in this page: retry when one of them finishes"
+            );
+            return ExecuteDecision::Refuse(ToolError::new(ErrorKind::TooManyCalls, message));
+        }
+        if self.mode == Mode::Unnoted && !self.try_note(now) {
+            return ExecuteDecision::Refuse(ToolError::new(
+                ErrorKind::Refused,
+                CANNOT_RECORD_MESSAGE,
+            ));
+        }
+        let entry = ProviderEntry {
+            owner: self.owner.clone(),
+            caller_origin: caller_origin.to_owned(),
+            wire_id: wire_id.clone(),
+            tool: Some(tool.clone()),
+            state: RecordState::Running,
+            started_at: now,
+            updated_at: now,
+        };
+        self.set(key.clone(), entry);
+        self.save(&key, now);
+        self.prune(now);
+        if self.mode == Mode::Unnoted {
+            // The record could not be written, nor a note that it is missing: a later page could not know that
+            // this call ran, so it must not run.
+            self.unset(&key);
+            return ExecuteDecision::Refuse(ToolError::new(
+                ErrorKind::Refused,
+                CANNOT_RECORD_MESSAGE,
+            ));
+        }
+        ExecuteDecision::Run
+    }
+
+    /// The tool finished. Returns the outcome to send (capped to `result_cap_chars`, a result that is not JSON
+    /// text sent as a JSON string), and keeps it until acknowledged; `None` when the call is not running here
+    /// (it was cancelled: its late result is discarded).
+    pub fn on_finish(
+        &mut self,
+        caller_origin: &str,
+        wire_id: &RequestId,
+        outcome: ToolOutcome,
+        now: u64,
+    ) -> Option<ToolOutcome> {
+        let key = (caller_origin.to_owned(), wire_id.clone());
+        let entry = self.records.get(&key)?;
+        if entry.state != RecordState::Running {
+            return None;
+        }
+        let outcome = match outcome {
+            ToolOutcome::Completed { result } if !is_json(&result) => ToolOutcome::Completed {
+                result: serde_json::Value::String(result).to_string(),
+            },
+            outcome => outcome,
+        }
+        .capped(self.config.result_cap_chars);
+        self.change(&key, RecordState::Done(outcome.clone()), now);
+        self.prune(now);
+        Some(outcome)
+    }
+
+    /// The caller stopped the call (§4). Running → `AbortRunning` (recorded as cancelled, so its late result is
+    /// discarded); never received → `Recorded` (a tombstone: it never starts); otherwise `Nothing`.
+    pub fn on_cancel(
+        &mut self,
+        caller_origin: &str,
+        wire_id: &RequestId,
+        now: u64,
+    ) -> CancelDecision {
+        if !is_origin_text(caller_origin) {
+            return CancelDecision::Nothing;
+        }
+        let key = (caller_origin.to_owned(), wire_id.clone());
+        let decision = match self.records.get(&key).map(|e| &e.state) {
+            Some(RecordState::Running) => {
+                self.change(&key, RecordState::Cancelled, now);
+                CancelDecision::AbortRunning
+            }
+            Some(_) => return CancelDecision::Nothing,
+            None if self.foreign.contains(&key) => return CancelDecision::Nothing,
+            None => {
+                let entry = ProviderEntry {
+                    owner: self.owner.clone(),
+                    caller_origin: caller_origin.to_owned(),
+                    wire_id: wire_id.clone(),
+                    tool: None,
+                    state: RecordState::Cancelled,
+                    started_at: now,
+                    updated_at: now,
+                };
+                self.set(key.clone(), entry);
+                self.save(&key, now);
+                CancelDecision::Recorded
+            }
+        };
+        self.prune(now);
+        decision
+    }
+
+    /// A status query for a call (§2, §3): its kept outcome, an error that says it was interrupted, cancelled,
+    /// expired or delivered, `Running`, or `Unknown` with whether that proves it never ran here.
+    pub fn on_status(
+        &mut self,
+        caller_origin: &str,
+        wire_id: &RequestId,
+        now: u64,
+    ) -> StatusAnswer {
+        let key = (caller_origin.to_owned(), wire_id.clone());
+        match self.records.get(&key) {
+            Some(entry) => match answer_of(&entry.state) {
+                None => StatusAnswer::Running,
+                Some(outcome) => StatusAnswer::Outcome(outcome),
+            },
+            None if self.foreign.contains(&key) => {
+                StatusAnswer::Outcome(failed(ErrorKind::Interrupted, OTHER_PAGE_MESSAGE))
+            }
+            None => StatusAnswer::Unknown {
+                durable: is_origin_text(caller_origin) && self.unknown_is_durable(now),
+            },
+        }
+    }
+
+    /// The caller recorded these outcomes: their results are dropped, and the ids remembered as acknowledged.
+    pub fn on_ack(&mut self, caller_origin: &str, wire_ids: &[RequestId], now: u64) {
+        for wire_id in wire_ids {
+            let key = (caller_origin.to_owned(), wire_id.clone());
+            if matches!(
+                self.records.get(&key).map(|e| &e.state),
+                Some(RecordState::Done(_))
+            ) {
+                self.change(&key, RecordState::Acked, now);
+            }
+        }
+        self.prune(now);
+    }
+
+    /// Applies the limits of §8: results older than `result_kept_ms` are dropped (their ids read as expired);
+    /// records older than `ran_id_max_age_ms` are dropped; beyond `ran_ids_kept` the oldest are dropped and the
+    /// horizon moves. Done on every write; call it now and then as well.
+    pub fn prune(&mut self, now: u64) {
+        let expired: Vec<Key> = self
+            .done_order
+            .iter()
+            .take_while(|(at, _)| now.saturating_sub(*at) > self.config.result_kept_ms)
+            .map(|(_, key)| key.clone())
+            .collect();
+        for key in expired {
+            self.change(&key, RecordState::Expired, now);
+        }
+        while let Some((at, key)) = self.kept_order.first().cloned() {
+            if now.saturating_sub(at) <= self.config.ran_id_max_age_ms {
+                break;
+            }
+            self.forget(&key);
+        }
+        let excess = self
+            .kept_order
+            .len()
+            .saturating_sub(self.config.ran_ids_kept);
+        if excess > 0 {
+            let evicted: Vec<(u64, Key)> = self.kept_order.iter().take(excess).cloned().collect();
+            let horizon = evicted.iter().map(|(at, _)| *at).max();
+            self.horizon = self.horizon.max(horizon);
+            self.save_meta(now);
+            for (_, key) in evicted {
+                self.forget(&key);
+            }
+        }
+    }
+
+    /// The own record of a call, if the journal holds one.
+    pub fn record(&self, caller_origin: &str, wire_id: &RequestId) -> Option<&ProviderEntry> {
+        self.records
+            .get(&(caller_origin.to_owned(), wire_id.clone()))
+    }
+
+    /// The calls running in this page.
+    pub fn running(&self) -> impl Iterator<Item = &ProviderEntry> {
+        self.records
+            .values()
+            .filter(|entry| entry.state == RecordState::Running)
+    }
+
+    /// Warnings for the console since the last call (entries discarded by `open`, storage lost).
+    pub fn take_warnings(&mut self) -> Vec<JournalWarning> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// Whether the records survive a reload of the page (false in memory, or after storage failed).
+    pub fn is_durable(&self) -> bool {
+        self.mode == Mode::Writing && self.store.is_durable()
+    }
+
+    /// The page that owns this journal.
+    pub fn owner(&self) -> &Owner {
+        &self.owner
+    }
+
+    /// The store, as written so far.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Gives the store back (a page that goes away).
+    pub fn into_store(self) -> S {
+        self.store
+    }
+
+    fn unknown_is_durable(&self, now: u64) -> bool {
+        self.is_durable()
+            && self
+                .horizon
+                .is_none_or(|h| now.saturating_sub(h) > self.config.ran_id_max_age_ms)
+    }
+
+    /// Puts `entry` under `key` in memory, keeping the indexes right.
+    fn set(&mut self, key: Key, entry: ProviderEntry) {
+        self.unset(&key);
+        match &entry.state {
+            RecordState::Running => *self.running_per_origin.entry(key.0.clone()).or_default() += 1,
+            RecordState::Done(_) => {
+                self.done_order.insert((entry.updated_at, key.clone()));
+                self.kept_order.insert((entry.updated_at, key.clone()));
+            }
+            _ => {
+                self.kept_order.insert((entry.updated_at, key.clone()));
+            }
+        }
+        self.records.insert(key, entry);
+    }
+
+    /// Removes `key` from memory, keeping the indexes right.
+    fn unset(&mut self, key: &Key) -> Option<ProviderEntry> {
+        let entry = self.records.remove(key)?;
+        let at = (entry.updated_at, key.clone());
+        match &entry.state {
+            RecordState::Running => {
+                if let Some(count) = self.running_per_origin.get_mut(&key.0) {
+                    *count -= 1;
+                    if *count == 0 {
+                        self.running_per_origin.remove(&key.0);
+                    }
+                }
+            }
+            RecordState::Done(_) => {
+                self.done_order.remove(&at);
+                self.kept_order.remove(&at);
+            }
+            _ => {
+                self.kept_order.remove(&at);
+            }
+        }
+        Some(entry)
+    }
+
+    /// Moves the record of `key` to `state` as of `now`, and writes it.
+    fn change(&mut self, key: &Key, state: RecordState, now: u64) {
+        if let Some(mut entry) = self.unset(key) {
+            entry.state = state;
+            entry.updated_at = entry.updated_at.max(now);
+            self.set(key.clone(), entry);
+            self.save(key, now);
+        }
+    }
+
+    /// Drops a record from memory and from the store.
+    fn forget(&mut self, key: &Key) {
+        if self.unset(key).is_some() && self.mode == Mode::Writing {
+            self.store.remove(&record_key(&key.0, &key.1));
+        }
+    }
+
+    /// Writes the record of `key`. On a full store: drops every other kept result (their ids read as expired)
+    /// and retries once; if that fails too, stops writing (see [`Self::stop_writing`]).
+    fn save(&mut self, key: &Key, now: u64) {
+        if self.mode != Mode::Writing {
+            return;
+        }
+        let Some(entry) = self.records.get(key) else {
+            return;
+        };
+        let (store_key, value) = (entry.key(), entry.encode());
+        let error = match self.store.put(&store_key, &value) {
+            Ok(()) => return,
+            Err(StoreError::Full) => {
+                self.expire_results_except(key, now);
+                match self.store.put(&store_key, &value) {
+                    Ok(()) => return,
+                    Err(error) => error,
+                }
+            }
+            Err(error) => error,
+        };
+        self.stop_writing(error, now);
+    }
+
+    fn expire_results_except(&mut self, keep: &Key, now: u64) {
+        let results: Vec<Key> = self
+            .done_order
+            .iter()
+            .map(|(_, key)| key.clone())
+            .filter(|key| key != keep)
+            .collect();
+        for key in results {
+            if let Some(mut entry) = self.unset(&key) {
+                entry.state = RecordState::Expired;
+                entry.updated_at = entry.updated_at.max(now);
+                // A smaller value replaces a larger one; if even that fails, the stored result stays, and is the
+                // real one.
+                let _ = self.store.put(&entry.key(), &entry.encode());
+                self.set(key, entry);
+            }
+        }
+    }
+
+    /// Writes the note of the horizon; a failure stops writing.
+    fn save_meta(&mut self, now: u64) {
+        let Some(horizon) = self.horizon else { return };
+        if self.mode != Mode::Writing {
+            return;
+        }
+        let meta = ProviderMeta {
+            owner: self.owner.clone(),
+            horizon,
+        };
+        if let Err(error) = self.store.put(&meta.key(), &meta.encode()) {
+            self.stop_writing(error, now);
+        }
+    }
+
+    /// Storage failed: note in the store that records up to now may be missing (removing this page's records to
+    /// make room if needed), and keep the journal in memory only. Without a note, new calls are refused until a
+    /// note can be written.
+    fn stop_writing(&mut self, error: StoreError, now: u64) {
+        self.horizon = self.horizon.max(Some(now));
+        self.mode = Mode::Unnoted;
+        let mut noted = self.try_note(now);
+        if !noted {
+            let own: Vec<String> = self.records.values().map(ProviderEntry::key).collect();
+            for key in own {
+                self.store.remove(&key);
+            }
+            noted = self.try_note(now);
+        }
+        self.warnings
+            .push(JournalWarning::StorageLost { error, noted });
+    }
+
+    /// Tries to write the note of the horizon (now); true when it is written (or the store is not durable, so no
+    /// later page relies on it).
+    fn try_note(&mut self, now: u64) -> bool {
+        let horizon = self.horizon.map_or(now, |h| h.max(now));
+        self.horizon = Some(horizon);
+        let meta = ProviderMeta {
+            owner: self.owner.clone(),
+            horizon,
+        };
+        if !self.store.is_durable() || self.store.put(&meta.key(), &meta.encode()).is_ok() {
+            self.mode = Mode::Noted;
+            return true;
+        }
+        false
+    }
+}
+
+fn failed(kind: ErrorKind, message: &str) -> ToolOutcome {
+    ToolOutcome::Failed(ToolError::new(kind, message))
+}
+
+/// The answer kept for a call in `state`; `None` while it runs.
+fn answer_of(state: &RecordState) -> Option<ToolOutcome> {
+    Some(match state {
+        RecordState::Running => return None,
+        RecordState::Done(outcome) => outcome.clone(),
+        RecordState::Interrupted => failed(ErrorKind::Interrupted, INTERRUPTED_MESSAGE),
+        RecordState::Cancelled => failed(ErrorKind::Cancelled, CANCELLED_MESSAGE),
+        RecordState::Acked => failed(ErrorKind::Refused, DELIVERED_MESSAGE),
+        RecordState::Expired => failed(ErrorKind::Refused, EXPIRED_MESSAGE),
+    })
+}
