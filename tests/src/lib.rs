@@ -1,1 +1,32 @@
-//! End-to-end suites (filled by the demo-sites issue).
+//! End-to-end harness for webmcp-bridge: the demo server in-process, one chromedriver, Chromium sessions.
+//!
+//! ```no_run
+//! use webmcp_e2e::{E2eResult, Ctx, case, run_cases};
+//! use webmcp_demo_sites::Site;
+//!
+//! async fn shop_has_its_origin(t: Ctx) -> E2eResult<()> {
+//!     t.open(Site::Shop, "/").await?;
+//!     let origin = t.session.execute("return location.origin;", vec![]).await?;
+//!     webmcp_e2e::check_eq(origin.as_str(), Some(t.origin(Site::Shop)), "the shop's origin")
+//! }
+//!
+//! fn main() -> std::process::ExitCode {
+//!     run_cases(vec![case!("origins::shop_has_its_origin", shop_has_its_origin)])
+//! }
+//! ```
+//!
+//! `CHROMEDRIVER` and `CHROMIUM` name the binaries (default `/usr/bin/chromedriver`, `/usr/bin/chromium`);
+//! `E2E_CHROMEDRIVER_LOG` names a file for chromedriver's verbose log.
+
+#![deny(missing_docs)]
+
+pub mod browser;
+pub mod chromedriver;
+mod error;
+pub mod session;
+pub mod spy;
+mod suite;
+
+pub use error::{Doing, E2eError, E2eResult, check, check_eq};
+pub use session::Session;
+pub use suite::{Case, CaseFuture, Ctx, MAX_SESSIONS, run_cases};
