@@ -498,6 +498,11 @@ impl<S: JournalStore> ConsumerJournal<S> {
         &self.store
     }
 
+    /// The store, to flush it (see `log_store::LogStore`).
+    pub fn store_mut(&mut self) -> &mut S {
+        &mut self.store
+    }
+
     /// Gives the store back (a page that goes away).
     pub fn into_store(self) -> S {
         self.store

@@ -79,8 +79,14 @@ struct VersionProbe {
 
 /// Decodes `text` as a current-version entry of type `T`, telling an other-version entry from a malformed one.
 fn decode_versioned<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, EntryError> {
-    let probe: VersionProbe =
-        serde_json::from_str(text).map_err(|e| EntryError::NotAnEntry(e.to_string()))?;
+    const NOT_AN_OBJECT: &str = "not a JSON object with a version \"v\"";
+    if !text.trim_start().starts_with('{') {
+        return Err(EntryError::NotAnEntry(NOT_AN_OBJECT.into()));
+    }
+    let probe: VersionProbe = serde_json::from_str(text).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => EntryError::NotAnEntry(NOT_AN_OBJECT.into()),
+        _ => EntryError::NotAnEntry(format!("not JSON: {e}")),
+    })?;
     match probe.v.as_u64() {
         Some(ENTRY_VERSION) => {
             serde_json::from_str(text).map_err(|e| EntryError::Malformed(e.to_string()))
@@ -103,9 +109,11 @@ pub(crate) fn is_json(text: &str) -> bool {
     serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }
 
-/// Whether `text` can be an origin in an entry and a key: printable ASCII without spaces, not starting with `!`.
+/// Whether `text` can be an origin in an entry and a key: printable ASCII without spaces, not starting with `!`,
+/// and not `"null"` (opaque origins cannot be told apart, and the bridge never answers them).
 pub(crate) fn is_origin_text(text: &str) -> bool {
     !text.is_empty()
+        && text != "null"
         && text.len() <= MAX_ORIGIN_BYTES
         && !text.starts_with('!')
         && text.bytes().all(|b| b.is_ascii_graphic())
