@@ -15,12 +15,18 @@ impl ExecuteResponse {
     /// A success carrying `result`, or its truncated preview when it is longer than `limits.max_result_chars`
     /// (see [`cap_result`]).
     pub fn success(request_id: RequestId, result: JsonText, limits: &Limits) -> Self {
-        Self { request_id, outcome: Ok(cap_result(result, limits.max_result_chars)) }
+        Self {
+            request_id,
+            outcome: Ok(cap_result(result, limits.max_result_chars)),
+        }
     }
 
     /// A failure carrying `error`.
     pub fn failure(request_id: RequestId, error: ToolError) -> Self {
-        Self { request_id, outcome: Err(error) }
+        Self {
+            request_id,
+            outcome: Err(error),
+        }
     }
 }
 
@@ -75,7 +81,10 @@ impl ThrownError<'_> {
     pub fn to_tool_error(&self, limits: &Limits) -> ToolError {
         let message = match self.message {
             Value::String(text) => cap_message(text, limits.max_error_message_chars),
-            other => cap_message(&JsonText::from_value(other).into_string(), limits.max_error_message_chars),
+            other => cap_message(
+                &JsonText::from_value(other).into_string(),
+                limits.max_error_message_chars,
+            ),
         };
         ToolError {
             kind: ErrorKind::ToolError,
@@ -98,10 +107,17 @@ mod tests {
         for cap in [40, 41, 50, 100, 200] {
             let capped = cap_result(result.clone(), cap);
             assert!(capped.as_str().chars().count() <= cap, "{cap}: {capped}");
-            assert!(capped.as_str().chars().count() >= cap - 1, "{cap}: {capped}");
+            assert!(
+                capped.as_str().chars().count() >= cap - 1,
+                "{cap}: {capped}"
+            );
             let value = capped.to_value().unwrap();
             assert_eq!(value["truncated"], true);
-            assert!(result.as_str().starts_with(value["preview"].as_str().unwrap()));
+            assert!(
+                result
+                    .as_str()
+                    .starts_with(value["preview"].as_str().unwrap())
+            );
         }
         assert_eq!(cap_result(result.clone(), 10_000), result);
     }
@@ -110,7 +126,10 @@ mod tests {
     fn a_preview_cuts_on_a_character_boundary() {
         let result = JsonText::from_value(&json!("é".repeat(100)));
         let capped = cap_result(result, 40);
-        assert_eq!(capped.as_str(), "{\"truncated\":true,\"preview\":\"\\\"ééééééé\"}");
+        assert_eq!(
+            capped.as_str(),
+            "{\"truncated\":true,\"preview\":\"\\\"ééééééé\"}"
+        );
         assert_eq!(capped.as_str().chars().count(), 40);
     }
 
@@ -127,8 +146,16 @@ mod tests {
         assert_eq!(error.message, "Search is rate limited");
         assert_eq!((error.name, error.status), (Some("Error"), Some(429)));
         assert_eq!(error.retry_after, Some(RetryAfter::Text("30".into())));
-        let odd = ThrownError { message: &json!(42), name: &json!("EvilError"), status: &json!(700), retry_after: &json!(-1) }
-            .to_tool_error(&limits);
-        assert_eq!((odd.message.as_str(), odd.name, odd.status, odd.retry_after), ("42", None, None, None));
+        let odd = ThrownError {
+            message: &json!(42),
+            name: &json!("EvilError"),
+            status: &json!(700),
+            retry_after: &json!(-1),
+        }
+        .to_tool_error(&limits);
+        assert_eq!(
+            (odd.message.as_str(), odd.name, odd.status, odd.retry_after),
+            ("42", None, None, None)
+        );
     }
 }
