@@ -8,6 +8,7 @@ pub mod envelope;
 pub mod ids;
 pub mod journal;
 pub mod limits;
+pub mod log_store;
 pub mod origin;
 pub mod outcome;
 pub mod schema;
@@ -29,3 +30,7 @@ pub use limits::Limits;
 // -- re-exports: schema (owned by the schema work) --
 pub use schema::{ArgProblem, ArgSchema, ArgsError, ProblemKind, SchemaError};
 // -- re-exports: journal (owned by the journal work) --
+pub use journal::{
+    CallOutcome, ConsumerJournal, JournalConfig, JournalStore, JournalWarning, MemoryStore, Owner, ProviderJournal,
+    StoreError, ToolOutcome,
+};
