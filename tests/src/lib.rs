@@ -16,7 +16,8 @@
 //! ```
 //!
 //! `CHROMEDRIVER` and `CHROMIUM` name the binaries (default `/usr/bin/chromedriver`, `/usr/bin/chromium`);
-//! `E2E_CHROMEDRIVER_LOG` names a file for chromedriver's verbose log.
+//! `E2E_CHROMEDRIVER_LOG` names a file for chromedriver's verbose log; `E2E_PKG_DIR` serves another bridge
+//! package folder at `/pkg/` (default `bridge/pkg`).
 
 #![deny(missing_docs)]
 

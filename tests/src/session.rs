@@ -212,6 +212,21 @@ impl Session {
         Ok(())
     }
 
+    /// Every frame's demo-page state, one line each (`[path] origin url: state (error)`), from the top:
+    /// what a failed wait should show. Leaves the session at the top.
+    pub async fn describe_frames(&self) -> E2eResult<String> {
+        self.to_top().await?;
+        let script = "const d = window.__demo; return `${self.origin} ${location.pathname}: ` + \
+            (d ? d.state + (d.error ? ` (${d.error})` : '') : 'no demo page');";
+        let lines: Vec<String> = self
+            .execute_in_every_frame(script)
+            .await?
+            .into_iter()
+            .map(|(path, line)| format!("{path:?} {}", line.as_str().unwrap_or_default()))
+            .collect();
+        Ok(lines.join("\n"))
+    }
+
     /// Closes the session (and its Chromium).
     pub async fn close(self) -> E2eResult<()> {
         self.client.close().await.doing("closing the session")

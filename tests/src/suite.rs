@@ -29,15 +29,27 @@ pub struct Case {
     pub name: &'static str,
     /// The body, given a fresh browser session.
     pub run: fn(Ctx) -> CaseFuture,
+    /// The case needs a working bridge package: it is listed as ignored until the bridge lands, and runs
+    /// with `--include-ignored` (or `--ignored`).
+    pub needs_bridge: bool,
 }
 
-/// `case!("area::name", async_fn)` makes a [`Case`] of an `async fn(Ctx) -> E2eResult<()>`.
+/// `case!("area::name", async_fn)` makes a [`Case`] of an `async fn(Ctx) -> E2eResult<()>`;
+/// `case!(needs_bridge "area::name", async_fn)` one that is ignored until the bridge works.
 #[macro_export]
 macro_rules! case {
     ($name:expr, $body:path) => {
         $crate::Case {
             name: $name,
             run: |ctx| -> $crate::CaseFuture { ::std::boxed::Box::pin($body(ctx)) },
+            needs_bridge: false,
+        }
+    };
+    (needs_bridge $name:expr, $body:path) => {
+        $crate::Case {
+            name: $name,
+            run: |ctx| -> $crate::CaseFuture { ::std::boxed::Box::pin($body(ctx)) },
+            needs_bridge: true,
         }
     };
 }
@@ -111,7 +123,11 @@ impl Suite {
             .enable_all()
             .build()
             .map_err(E2eError::Runtime)?;
-        let demo = runtime.block_on(DemoServer::start(DemoConfig::for_tests()))?;
+        let mut config = DemoConfig::for_tests();
+        if let Some(pkg_dir) = std::env::var_os("E2E_PKG_DIR") {
+            config.pkg_dir = pkg_dir.into();
+        }
+        let demo = runtime.block_on(DemoServer::start(config))?;
         let driver = ChromeDriver::start(&ChromeDriver::binary_from_env())?;
         eprintln!(
             "e2e: shop {} widget {} pay {} evil {}; chromedriver pid {} at {}",
@@ -188,6 +204,7 @@ pub fn run_cases(cases: Vec<Case>) -> ExitCode {
         .into_iter()
         .map(|case| {
             let suite = suite.clone();
+            let needs_bridge = case.needs_bridge;
             Trial::test(case.name, move || {
                 match suite.get_or_init(|| Suite::start().map_err(|e| e.to_string())) {
                     Ok(suite) => suite.run_case(&case),
@@ -196,6 +213,7 @@ pub fn run_cases(cases: Vec<Case>) -> ExitCode {
                     ))),
                 }
             })
+            .with_ignored_flag(needs_bridge)
         })
         .collect();
     let conclusion = libtest_mimic::run(&args, trials);

@@ -96,7 +96,8 @@ export function attacks({ shop, pay, origins, bridge }) {
       description: "list shop and pay tools through the bridge",
       run: async () => {
         if (!bridge) return { verdict: "skipped", detail: "no bridge package on this origin" };
-        const tools = await ctx().getTools({ fromOrigins: [origins.shop, origins.pay, origins.widget], timeoutMs: 500 });
+        const listing = ctx().getTools({ fromOrigins: [origins.shop, origins.pay, origins.widget], timeoutMs: 500 });
+        const tools = await Promise.race([listing, sleep(2000).then(() => [])]);
         const foreign = tools.filter((tool) => tool.origin !== location.origin);
         return foreign.length
           ? { verdict: "leaked", detail: `listed ${foreign.map((t) => `${t.name}@${t.origin}`).join(", ")}` }
@@ -109,8 +110,12 @@ export function attacks({ shop, pay, origins, bridge }) {
       run: async () => {
         if (!bridge) return { verdict: "skipped", detail: "no bridge package on this origin" };
         const forged = { name: "add_to_cart", description: "", inputSchema: {}, origin: origins.shop, window: shop.window };
+        // The bridge's own timeout should end the call; the attacker does not rely on it.
+        const silence = sleep(2000).then(() => ({ silent: true }));
         try {
-          const result = await ctx().executeTool(forged, { sku: "margherita" }, { timeoutMs: 1000 });
+          const call = ctx().executeTool(forged, { sku: "margherita" }, { timeoutMs: 1000 });
+          const result = await Promise.race([call, silence]);
+          if (result?.silent === true) return { verdict: "blocked", detail: "no answer within 2 s" };
           return { verdict: "leaked", detail: `resolved with ${summarize(result)}` };
         } catch (error) {
           return { verdict: "blocked", detail: `rejected: ${error.code ?? error.name}: ${error.message}` };

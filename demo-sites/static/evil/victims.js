@@ -1,4 +1,5 @@
 // Embedding the victims and reading the server's counters (for the page; the tests read them from Rust).
+import { counterPrefix } from "/common/bridge.js";
 
 /** Sets the frame's src and resolves when it has loaded. */
 export function load(frame, src) {
@@ -8,10 +9,13 @@ export function load(frame, src) {
   });
 }
 
-/** Executions counted by the shop's and pay's pages so far, as one number each. */
+/** Executions counted by the shop's and pay's pages so far (under this page's counterPrefix), one number each. */
 export async function victimExecutions() {
   const response = await fetch("/__counters");
   const counters = await response.json();
-  const sum = (site) => Object.values(counters[site] ?? {}).reduce((a, b) => a + b, 0);
+  const sum = (site) =>
+    Object.entries(counters[site] ?? {})
+      .filter(([name]) => name.startsWith(counterPrefix))
+      .reduce((total, [, value]) => total + value, 0);
   return { shop: sum("shop"), pay: sum("pay") };
 }
