@@ -103,7 +103,11 @@ impl<'a> Checker<'a> {
     }
 
     fn check_length(&mut self, node: &Node, text: &str) {
-        if node.min_length.is_none() && node.max_length.is_none() {
+        // A string has at most as many code points as bytes: most strings pass without being counted.
+        let bytes = text.len() as u64;
+        if node.min_length.is_none_or(|min| min == 0)
+            && node.max_length.is_none_or(|max| bytes <= max)
+        {
             return;
         }
         let length = text.chars().count() as u64;
@@ -116,20 +120,20 @@ impl<'a> Checker<'a> {
     }
 
     fn check_bounds(&mut self, bounds: &Bounds, number: &Number) {
-        let below = |bound: &Option<Number>, refused: &[Ordering]| {
+        let breaks = |bound: &Option<Number>, refused: &[Ordering]| {
             bound
                 .as_ref()
                 .filter(|bound| refused.contains(&compare(number, bound)))
                 .cloned()
         };
-        if let Some(bound) = below(&bounds.minimum, &[Ordering::Less]) {
+        if let Some(bound) = breaks(&bounds.minimum, &[Ordering::Less]) {
             self.report(ProblemKind::TooSmall {
                 bound,
                 exclusive: false,
                 got: number.clone(),
             });
         }
-        if let Some(bound) = below(
+        if let Some(bound) = breaks(
             &bounds.exclusive_minimum,
             &[Ordering::Less, Ordering::Equal],
         ) {
@@ -139,14 +143,14 @@ impl<'a> Checker<'a> {
                 got: number.clone(),
             });
         }
-        if let Some(bound) = below(&bounds.maximum, &[Ordering::Greater]) {
+        if let Some(bound) = breaks(&bounds.maximum, &[Ordering::Greater]) {
             self.report(ProblemKind::TooLarge {
                 bound,
                 exclusive: false,
                 got: number.clone(),
             });
         }
-        if let Some(bound) = below(
+        if let Some(bound) = breaks(
             &bounds.exclusive_maximum,
             &[Ordering::Greater, Ordering::Equal],
         ) {
@@ -176,40 +180,32 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Required properties first (in the schema's order), then every property of the value in the map's order,
+    /// which is by name.
     fn check_object(&mut self, rules: &'a ObjectRules, properties: &'a Map<String, Value>) {
         for name in &rules.required {
             if !properties.contains_key(name) {
                 self.report_at(Step::Key(name), ProblemKind::Missing);
             }
         }
-        for (name, node) in &rules.properties {
+        for (name, value) in properties {
             if self.done() {
                 return;
             }
-            if let Some(value) = properties.get(name) {
-                self.check_at(Step::Key(name), node, value);
-            }
-        }
-        if matches!(rules.additional, Additional::Allowed) {
-            return;
-        }
-        // Sorted, so that the report does not depend on how the map orders its keys.
-        let mut extra: Vec<(&'a String, &'a Value)> = properties
-            .iter()
-            .filter(|(name, _)| rules.property(name).is_none())
-            .collect();
-        extra.sort_unstable_by_key(|(name, _)| *name);
-        for (name, value) in extra {
-            if self.done() {
-                return;
-            }
-            match &rules.additional {
-                Additional::Checked(node) => self.check_at(Step::Key(name), node, value),
-                _ => self.report(ProblemKind::Unexpected {
-                    name: short_json(name),
-                    allowed: rules.allowed_names.clone(),
-                }),
-            }
+            let node = match (rules.property(name), &rules.additional) {
+                (Some(node), _) => node,
+                (None, Additional::Checked(node)) => node,
+                (None, Additional::Allowed) => continue,
+                (None, Additional::Refused) => {
+                    let allowed = rules.allowed_names.clone();
+                    self.report(ProblemKind::Unexpected {
+                        name: short_json(name),
+                        allowed,
+                    });
+                    continue;
+                }
+            };
+            self.check_at(Step::Key(name), node, value);
         }
     }
 }
