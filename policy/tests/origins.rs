@@ -139,7 +139,7 @@ fn refused() -> Vec<(&'static str, OriginError, usize, String)> {
     let null = "an opaque origin (null) cannot be named: every sandboxed frame and data: URL has it; list real \
                 origins, such as https://widget.example";
     let empty = "the entry is empty; remove it (and its extra comma), or write an origin such as https://widget.example";
-    let space = "it holds whitespace; separate origins with commas, such as https://a.example,https://b.example";
+    let space = "it holds whitespace or a control character; separate origins with commas, such as https://a.example,https://b.example";
     let port = "the port is not valid; write a number from 1 to 65535, such as https://widget.example:8443";
     let off = "wildcards are off; list the origins, or enable wildcards with `allowWildcards: true` in JS \
                (`ParseOptions::default().allow_wildcards(true)` in Rust)";
@@ -206,6 +206,7 @@ fn refused() -> Vec<(&'static str, OriginError, usize, String)> {
         ("https:shop.example", missing(Some("https://shop.example")), 1, "entry 1 (\"https:shop.example\"): an origin starts with its scheme and ://: did you mean https://shop.example?".into()),
         ("//shop.example", missing(Some("https://shop.example")), 1, "entry 1 (\"//shop.example\"): an origin starts with its scheme and ://: did you mean https://shop.example?".into()),
         ("://shop.example", missing(Some("https://shop.example")), 1, "entry 1 (\"://shop.example\"): an origin starts with its scheme and ://: did you mean https://shop.example?".into()),
+        ("127.0.0.1:3000", missing(Some("http://127.0.0.1:3000")), 1, "entry 1 (\"127.0.0.1:3000\"): an origin starts with its scheme and ://: did you mean http://127.0.0.1:3000?".into()),
         ("localhost:abc", missing(None), 1, "entry 1 (\"localhost:abc\"): an origin starts with its scheme and ://, such as https://widget.example".into()),
         ("https://*.example.com", OriginError::WildcardsDisabled, 1, format!("entry 1 (\"https://*.example.com\"): {off}")),
         ("https://a.example,https://*.com", OriginError::WildcardsDisabled, 2, format!("entry 2 (\"https://*.com\"): {off}")),
@@ -292,6 +293,10 @@ fn wildcard_cases() -> Vec<(&'static str, Result<&'static str, OriginError>)> {
         ),
         ("https://u@*.example.com", Err(malformed(None))),
         ("https://*.example.com:0", Err(OriginError::InvalidPort)),
+        ("https://*.example.com@evil.example", Err(malformed(None))),
+        ("http://*.example.com@localhost", Err(malformed(None))),
+        ("https://*.:8080", Err(malformed(None))),
+        ("https://*.", Err(malformed(None))),
         ("https://a.*.com", Err(malformed(None))),
         ("https://*example.com", Err(malformed(None))),
         ("https://ex*ample.com", Err(malformed(None))),

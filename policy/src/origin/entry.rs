@@ -3,7 +3,9 @@
 
 use url::{Host, ParseError, Url};
 
-use super::host::{DomainProblem, check_domain, is_potentially_trustworthy, is_public_suffix};
+use super::host::{
+    DomainProblem, check_domain, is_potentially_trustworthy, is_public_suffix, is_trustworthy_text,
+};
 use super::{Origin, OriginError, OriginPattern, ParseOptions, WildcardOrigin};
 
 /// The label that stands in for `*` while the `url` crate canonicalizes a wildcard's host.
@@ -129,10 +131,7 @@ fn guess_origin(text: &str) -> Option<String> {
         Ok(origin) => origin,
         Err(error) => return error.suggestion().map(str::to_owned),
     };
-    let local = Url::parse(origin.as_str())
-        .ok()
-        .and_then(|url| url.host().map(|h| is_potentially_trustworthy(&h)));
-    if !given && local == Some(true) {
+    if !given && is_trustworthy_text(origin.host()) {
         return Some(format!("http://{}", &origin.as_str()["https://".len()..]));
     }
     Some(origin.as_str().to_owned())
@@ -211,36 +210,44 @@ fn check_nothing_more(text: &str, url: &Url, canonical: &str) -> Result<(), Orig
 
 /// Parses the part of a wildcard entry after `scheme://*.` and checks it.
 fn parse_wildcard(scheme: &str, rest: &str) -> Result<WildcardOrigin, OriginError> {
-    let wildcard_of = |origin: &str| origin.replacen(&format!("://{STAND_IN}."), "://*.", 1);
-    let origin =
-        parse_url(&format!("{scheme}://{STAND_IN}.{rest}")).map_err(|error| match error {
-            OriginError::Credentials { suggestion } => OriginError::Credentials {
-                suggestion: wildcard_of(&suggestion),
-            },
-            OriginError::Path { suggestion } => OriginError::Path {
-                suggestion: wildcard_of(&suggestion),
-            },
-            OriginError::Query { suggestion } => OriginError::Query {
-                suggestion: wildcard_of(&suggestion),
-            },
-            OriginError::Fragment { suggestion } => OriginError::Fragment {
-                suggestion: wildcard_of(&suggestion),
-            },
-            OriginError::InsecureHttp { suggestion } => OriginError::InsecureHttp {
-                suggestion: wildcard_of(&suggestion),
-            },
-            other => other,
-        })?;
+    let stand_in_start = format!("://{STAND_IN}.");
+    // A suggestion for the stand-in host becomes one for the wildcard. When the stand-in left the host
+    // (`*.a.example@b.example` makes it a user name), the `*` was not a host label after all.
+    let wildcard_of = |suggestion: String| match suggestion.split_once(&stand_in_start) {
+        Some((scheme, rest)) => Ok(format!("{scheme}://*.{rest}")),
+        None => Err(OriginError::MalformedWildcard { suggestion: None }),
+    };
+    let origin = parse_url(&format!("{scheme}://{STAND_IN}.{rest}")).map_err(|error| {
+        let rewritten =
+            match error {
+                OriginError::Credentials { suggestion } => wildcard_of(suggestion)
+                    .map(|suggestion| OriginError::Credentials { suggestion }),
+                OriginError::Path { suggestion } => {
+                    wildcard_of(suggestion).map(|suggestion| OriginError::Path { suggestion })
+                }
+                OriginError::Query { suggestion } => {
+                    wildcard_of(suggestion).map(|suggestion| OriginError::Query { suggestion })
+                }
+                OriginError::Fragment { suggestion } => {
+                    wildcard_of(suggestion).map(|suggestion| OriginError::Fragment { suggestion })
+                }
+                OriginError::InsecureHttp { suggestion } => wildcard_of(suggestion)
+                    .map(|suggestion| OriginError::InsecureHttp { suggestion }),
+                other => Ok(other),
+            };
+        rewritten.unwrap_or_else(|malformed| malformed)
+    })?;
     // The URL parser refuses `a.1.2.3` (a name ending in a number), so the host is a domain that starts with the
     // stand-in label; anything else is refused all the same.
-    let Some(base) = origin
+    let base = origin
         .host()
         .strip_prefix(STAND_IN)
         .and_then(|h| h.strip_prefix('.'))
-    else {
-        return Err(OriginError::MalformedWildcard { suggestion: None });
-    };
+        .unwrap_or_default();
     let bare = base.strip_suffix('.').unwrap_or(base);
+    if bare.is_empty() {
+        return Err(OriginError::MalformedWildcard { suggestion: None });
+    }
     if is_public_suffix(bare) {
         return Err(OriginError::WildcardOnPublicSuffix {
             suffix: bare.to_owned(),

@@ -26,7 +26,8 @@ pub enum OriginError {
     Empty,
     /// The entry holds whitespace or a control character inside it.
     #[error(
-        "it holds whitespace; separate origins with commas, such as https://a.example,https://b.example"
+        "it holds whitespace or a control character; separate origins with commas, such as \
+         https://a.example,https://b.example"
     )]
     Whitespace,
     /// One array item holds a comma.

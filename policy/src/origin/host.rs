@@ -1,7 +1,7 @@
 //! Rules about hosts: which bytes a canonical host name may hold, which hosts may use `http`, and which domains
 //! are public suffixes that a wildcard may not cover.
 
-use std::net::Ipv6Addr;
+use std::net::{Ipv4Addr, Ipv6Addr};
 
 use url::Host;
 
@@ -59,6 +59,15 @@ pub(crate) fn is_potentially_trustworthy(host: &Host<&str>) -> bool {
         Host::Domain(domain) => *domain == "localhost" || domain.ends_with(".localhost"),
         Host::Ipv4(address) => address.octets()[0] == 127,
         Host::Ipv6(address) => *address == Ipv6Addr::LOCALHOST,
+    }
+}
+
+/// [`is_potentially_trustworthy`] for a host already in canonical text form (`localhost`, `127.0.0.1`, `[::1]`).
+pub(crate) fn is_trustworthy_text(host: &str) -> bool {
+    match host.parse::<Ipv4Addr>() {
+        Ok(address) => is_potentially_trustworthy(&Host::Ipv4(address)),
+        Err(_) if host == "[::1]" => true,
+        Err(_) => is_potentially_trustworthy(&Host::Domain(host)),
     }
 }
 

@@ -71,7 +71,7 @@ impl OriginList {
             let entry = entry.as_ref();
             let pattern = OriginPattern::parse(entry, options)
                 .map_err(|problem| OriginListError::new(index, entry, problem))?;
-            if let Some(earlier) = list.entries.iter().position(|p| p == &pattern) {
+            if let Some(earlier) = list.position_of(&pattern) {
                 list.warnings.push(OriginListWarning::Duplicate {
                     index,
                     entry: entry.trim().to_owned(),
@@ -85,6 +85,16 @@ impl OriginList {
         }
         list.warn_covered(&first_seen);
         Ok(list)
+    }
+
+    /// Where an entry equal to `pattern` is, if the list has one: a hash lookup rules out most exact entries.
+    fn position_of(&self, pattern: &OriginPattern) -> Option<usize> {
+        if let OriginPattern::Exact(origin) = pattern
+            && !self.exact.contains(origin.as_str())
+        {
+            return None;
+        }
+        self.entries.iter().position(|entry| entry == pattern)
     }
 
     fn push(&mut self, pattern: OriginPattern) {
