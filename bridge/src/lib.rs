@@ -1,23 +1,109 @@
-//! Expose WebMCP tools to other windows and call theirs, over `postMessage`, safely.
+//! Expose a page's WebMCP tools to other windows (iframes, openers, embedding pages) and call the tools that
+//! other windows expose, over `postMessage`, safely.
+//!
+//! A shop page that lets a chat widget in a cross-origin iframe add to its cart, and pays through a payment
+//! iframe:
+//!
+//! ```no_run
+//! use serde_json::{Value, json};
+//! use webmcp_bridge::{Bridge, BridgeOptions, CallOptions, ToolDefinition};
+//! use webmcp_policy::{OriginList, ToolError};
+//!
+//! # async fn shop() -> Result<(), Box<dyn std::error::Error>> {
+//! // Only the widget's origin (and the shop's own) may see the shop's tools.
+//! let bridge = Bridge::install(BridgeOptions::exposing_to(OriginList::parse("https://widget.example")?))?;
+//!
+//! let add_to_cart = ToolDefinition::new("add_to_cart", "Add a product to the cart.", |args: Value, _signal| async move {
+//!     let sku = args["sku"].as_str().unwrap_or_default().to_owned();
+//!     Ok::<Value, ToolError>(json!({ "content": [{ "type": "text", "text": format!("Added {sku}") }] }))
+//! })
+//! .input_schema(json!({
+//!     "type": "object",
+//!     "properties": { "sku": { "type": "string" } },
+//!     "required": ["sku"]
+//! }));
+//! // The tool stays registered while `_registration` lives.
+//! let _registration = bridge.register_tool(add_to_cart)?;
+//!
+//! // Call the payment iframe's tool. Dropping the future stops the call; an error keeps the provider's
+//! // status and retryAfter.
+//! let tools = bridge.get_tools(OriginList::parse("https://pay.example")?).await;
+//! if let Some(pay) = tools.iter().find(|t| t.name() == "pay_invoice") {
+//!     let receipt = bridge
+//!         .execute_tool(pay, json!({ "amount": 5 }), CallOptions::default().call_id("order-1042"))
+//!         .await?;
+//!     println!("paid: {receipt}");
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! From JavaScript the same bridge is `document.modelContext`:
+//!
+//! ```js
+//! import init, { install } from "./pkg/webmcp_bridge.js";
+//! await init();
+//! install({ exposeToolsTo: "https://widget.example" });
+//! document.modelContext.registerTool({ name: "add_to_cart", description: "Add a product to the cart.",
+//!   inputSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] },
+//!   async execute({ sku }) { return { content: [{ type: "text", text: `Added ${sku}` }] }; } });
+//! ```
+//!
+//! Who may see what is decided by `webmcp-policy` (origin lists, visibility, message envelopes, the once-only
+//! journals); this crate binds those decisions to the browser. The wire protocol is in `docs/protocol.md`, the
+//! once-only guarantees in `docs/once-only.md`.
 #![deny(missing_docs)]
 
-use gloo_events::EventListener;
-use wasm_bindgen::JsCast;
+mod catalog;
+mod console;
+mod consumer;
+mod convert;
+mod core;
+mod error;
+mod js;
+mod js_api;
+mod listeners;
+mod oneshot;
+mod options;
+mod peers;
+mod provider;
+mod random;
+mod registry;
+mod rust_api;
+mod store;
+mod tab;
+mod user;
 
-/// Listens for `message` events on a window until dropped.
-#[must_use = "the listener stops when this guard is dropped"]
-pub struct MessageListener {
-    _guard: EventListener,
-}
+pub use error::{BridgeError, CallError};
+pub use js_api::{BridgeHandle, install};
+pub use listeners::ListenerGuard;
+pub use options::BridgeOptions;
+pub use registry::ToolFuture;
+pub use rust_api::{
+    Bridge, CallOptions, CallStatus, RemoteTool, ToolCall, ToolDefinition, ToolRegistration, ToolResult,
+};
+pub use webmcp_policy::{ErrorKind, ToolError};
 
-impl MessageListener {
-    /// Calls `on_message` with the data of every `message` event the window receives.
-    pub fn new(window: &web_sys::Window, mut on_message: impl FnMut(wasm_bindgen::JsValue) + 'static) -> Self {
-        let guard = EventListener::new(window, "message", move |event| {
-            if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
-                on_message(event.data());
-            }
-        });
-        Self { _guard: guard }
+/// A small listener guard for `message` events, used by the tests of the gloo-style guard behaviour.
+pub mod listener {
+    use gloo_events::EventListener;
+    use wasm_bindgen::JsCast;
+
+    /// Listens for `message` events on a window until dropped.
+    #[must_use = "the listener stops when this guard is dropped"]
+    pub struct MessageListener {
+        _guard: EventListener,
+    }
+
+    impl MessageListener {
+        /// Calls `on_message` with the data of every `message` event the window receives.
+        pub fn new(window: &web_sys::Window, mut on_message: impl FnMut(wasm_bindgen::JsValue) + 'static) -> Self {
+            let guard = EventListener::new(window, "message", move |event| {
+                if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
+                    on_message(event.data());
+                }
+            });
+            Self { _guard: guard }
+        }
     }
 }

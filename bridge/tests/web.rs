@@ -4,7 +4,7 @@ use std::rc::Rc;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use webmcp_bridge::MessageListener;
+use webmcp_bridge::listener::MessageListener;
 
 wasm_bindgen_test_configure!(run_in_browser);
 

@@ -1,0 +1,331 @@
+// The JavaScript half of webmcp-bridge: only what must be JavaScript (an EventTarget subclass, event classes, a
+// JSON replacer, Error objects). Nothing here decides anything; the Rust side calls these functions and the
+// ModelContext methods call straight back into Rust through its handle.
+
+export class ToolResultEvent extends Event {
+  #detail;
+  constructor(detail) {
+    super("toolresult");
+    this.#detail = detail;
+  }
+  /** The caller's idempotency key, or the call id the bridge made. */
+  get callId() { return this.#detail.callId; }
+  /** The tool's name. */
+  get name() { return this.#detail.name; }
+  /** The origin of the window that ran the tool. */
+  get origin() { return this.#detail.origin; }
+  /** "completed", "failed", "stopped" or "interrupted". */
+  get status() { return this.#detail.status; }
+  /** The result, when the status is "completed". */
+  get result() { return this.#detail.result; }
+  /** The Error, for any other status. */
+  get error() { return this.#detail.error; }
+  /** Milliseconds from the call's start to its end. */
+  get durationMs() { return this.#detail.durationMs; }
+  /** True when the call settled in a later page than the one that started it (after a reload). */
+  get recovered() { return this.#detail.recovered; }
+}
+
+function handlerProperty(target, type) {
+  let current = null;
+  return {
+    get() { return current; },
+    set(handler) {
+      if (current) target.removeEventListener(type, current);
+      current = typeof handler === "function" ? handler : null;
+      if (current) target.addEventListener(type, current);
+    },
+  };
+}
+
+export class ModelContext extends EventTarget {
+  #handle;
+  #ontoolchange = handlerProperty(this, "toolchange");
+  #ontoolresult = handlerProperty(this, "toolresult");
+
+  constructor(handle) {
+    super();
+    this.#handle = handle;
+  }
+  registerTool(tool, options) { return this.#handle.registerTool(tool, options ?? {}); }
+  unregisterTool(name) { return this.#handle.unregisterTool(name); }
+  getTools(options) { return this.#handle.getTools(options ?? {}); }
+  executeTool(tool, args, options) { return this.#handle.executeTool(tool, args, options ?? {}); }
+  get ontoolchange() { return this.#ontoolchange.get(); }
+  set ontoolchange(handler) { this.#ontoolchange.set(handler); }
+  get ontoolresult() { return this.#ontoolresult.get(); }
+  set ontoolresult(handler) { this.#ontoolresult.set(handler); }
+}
+
+export function makeModelContext(handle) {
+  return new ModelContext(handle);
+}
+
+export function fireToolChange(target) {
+  target.dispatchEvent(new Event("toolchange"));
+}
+
+export function fireToolResult(target, detail) {
+  target.dispatchEvent(new ToolResultEvent(detail));
+}
+
+export function makeError(message, name, code, status, retryAfter) {
+  const error = new Error(message);
+  if (name && name !== "Error") error.name = name;
+  if (code) error.code = code;
+  if (status !== undefined) error.status = status;
+  if (retryAfter !== undefined) error.retryAfter = retryAfter;
+  return error;
+}
+
+function nodeName(value) {
+  if (typeof Node !== "undefined" && value instanceof Node) return `[${value.nodeName.toLowerCase()}]`;
+  if (typeof Window !== "undefined" && value instanceof Window) return "[window]";
+  return null;
+}
+
+// JSON text of a tool's result (or any value) that is always safe to post and to parse again: dates become ISO
+// strings (their toJSON), undefined becomes null, functions and symbols are dropped, a DOM node becomes a short
+// name such as "[dialog]", an object met again inside itself becomes "[circular]", a BigInt its decimal string.
+export function safeJson(value) {
+  const ancestors = [];
+  function replacer(key, current) {
+    // `this` is the object that holds `key`: drop the ancestors that are not on the path to it.
+    if (typeof current === "object" && current !== null) {
+      while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
+      const name = nodeName(current);
+      if (name !== null) return name;
+      if (ancestors.includes(current)) return "[circular]";
+      ancestors.push(current);
+      return current;
+    }
+    if (typeof current === "bigint") return current.toString();
+    return current;
+  }
+  const text = JSON.stringify(value === undefined ? null : value, replacer);
+  // JSON.stringify returns undefined for a top-level function or symbol.
+  return text === undefined ? "null" : text;
+}
+
+function describeValue(value) {
+  try {
+    return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+// The fields of whatever a tool threw that Rust reads: an Error, an object with a message, a string, anything.
+// Rust applies the rules (which names, statuses and retryAfter values are kept).
+export function describeThrown(thrown) {
+  if (typeof thrown === "object" && thrown !== null) {
+    const message = typeof thrown.message === "string" ? thrown.message : describeValue(thrown);
+    return {
+      message: message || "the tool failed without a message",
+      name: typeof thrown.name === "string" ? thrown.name : undefined,
+      status: thrown.status,
+      retryAfter: thrown.retryAfter,
+    };
+  }
+  return { message: describeValue(thrown) || "the tool failed without a message" };
+}
+
+// JSON.parse, with every "__proto__" key removed (a reviver deletes a key by returning undefined). The reviver
+// slows parsing down, so the Rust side asks for it only when the text has such a key.
+export function parseWithoutProtoKeys(text) {
+  return JSON.parse(text, function (key, value) {
+    return key === "__proto__" ? undefined : value;
+  });
+}
+
+// An audit hook: a function stored under this symbol on the window (by the page, before or after the bridge
+// loads) hears the target origin and the message of every window message the bridge posts. A page cannot see
+// these calls otherwise: `postMessage` on a window of another origin cannot be wrapped.
+const POST_OBSERVER = Symbol.for("webmcp-bridge.postObserver");
+
+// Posts to a window of any origin. The target origin is always an exact origin chosen by Rust, never "*".
+export function postToWindow(win, message, targetOrigin, transfer) {
+  const observe = globalThis[POST_OBSERVER];
+  if (typeof observe === "function") observe(targetOrigin, message);
+  if (transfer) win.postMessage(message, targetOrigin, transfer);
+  else win.postMessage(message, targetOrigin);
+}
+
+export function isWindow(value) {
+  // A cross-origin WindowProxy is not `instanceof Window` (its prototype is hidden), but it is its own `window`.
+  try {
+    return value !== null && typeof value === "object" && value.window === value;
+  } catch {
+    return false;
+  }
+}
+
+export function windowClosed(win) {
+  try {
+    return win.closed;
+  } catch {
+    return true;
+  }
+}
+
+function frameIndex(parent, child) {
+  try {
+    for (let i = 0; i < parent.length; i++) if (parent[i] === child) return i;
+  } catch {}
+  return -1;
+}
+
+// Where this window sits in its tab: "top", or the frame indexes from the top ("top/1/0"). A reloaded page gets the
+// same path; a sibling frame of the same origin gets another.
+export function framePath() {
+  const parts = [];
+  let current = window;
+  while (current.parent !== current) {
+    parts.unshift(frameIndex(current.parent, current));
+    current = current.parent;
+  }
+  return ["top", ...parts].join("/");
+}
+
+// The windows a consumer asks for tools, each with how to find it again after a reload: the parent, the
+// parent's other frames, this page's own frames, and the opener.
+export function candidateWindows() {
+  const found = [];
+  const seen = new Set([window]);
+  const add = (win, locator) => {
+    if (win && !seen.has(win)) {
+      seen.add(win);
+      found.push({ window: win, locator });
+    }
+  };
+  if (window.parent !== window) {
+    add(window.parent, "parent");
+    for (let i = 0; i < window.parent.length; i++) add(window.parent[i], `parent/${i}`);
+  }
+  for (let i = 0; i < window.length; i++) add(window[i], `frame/${i}`);
+  try {
+    add(window.opener, "opener");
+  } catch {}
+  return found;
+}
+
+export function windowAt(locator) {
+  try {
+    if (locator === "parent") return window.parent !== window ? window.parent : null;
+    if (locator === "opener") return window.opener ?? null;
+    const match = /^(parent|frame)\/(\d+)$/.exec(locator);
+    if (!match || (match[1] === "parent" && window.parent === window)) return null;
+    const base = match[1] === "parent" ? window.parent : window;
+    return base[Number(match[2])] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+// Origins a window is likely to have, to address discovery requests when the allowed origins include wildcards:
+// the parent's origin from location.ancestorOrigins, a frame's from its element's src. Only hints: a request is
+// still addressed to an exact origin, and the browser delivers it only if the window really has that origin.
+export function originHints() {
+  const hints = [];
+  try {
+    if (location.ancestorOrigins && location.ancestorOrigins.length > 0) hints.push(location.ancestorOrigins[0]);
+  } catch {}
+  for (const frame of document.querySelectorAll("iframe[src]")) {
+    try {
+      hints.push(new URL(frame.src, location.href).origin);
+    } catch {}
+  }
+  return hints;
+}
+
+// Tells a reload from a duplicated tab. Resolves "owner" when this page holds the Web Lock `lockName` (it keeps it
+// until the page goes away), "duplicate" when a live page of another tab holds it and says so on the
+// BroadcastChannel, "unknown" when the browser has no Web Locks. A reload's old page releases its lock and
+// cannot answer, so a reload resolves "owner" as soon as the release reaches the lock manager.
+export function claimLock(lockName, channelName, timeoutMs) {
+  const locks = globalThis.navigator?.locks;
+  if (!locks) return Promise.resolve("unknown");
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (answer) => {
+      if (!settled) {
+        settled = true;
+        resolve(answer);
+      }
+    };
+    const hold = () => {
+      answerProbes(lockName, channelName);
+      finish("owner");
+      return new Promise(() => {});
+    };
+    locks.request(lockName, { ifAvailable: true }, (lock) => {
+      if (lock) return hold();
+      const waiting = new AbortController();
+      let channel = null;
+      try {
+        channel = new BroadcastChannel(channelName);
+        channel.onmessage = (event) => {
+          if (event.data?.alive === lockName) {
+            waiting.abort();
+            channel.close();
+            finish("duplicate");
+          }
+        };
+        channel.postMessage({ probe: lockName });
+      } catch {}
+      setTimeout(() => {
+        waiting.abort();
+        channel?.close();
+        finish("duplicate");
+      }, timeoutMs);
+      locks.request(lockName, { signal: waiting.signal }, () => {
+        channel?.close();
+        return hold();
+      }).catch(() => {});
+      return null;
+    }).catch(() => finish("unknown"));
+  });
+}
+
+function answerProbes(lockName, channelName) {
+  try {
+    const channel = new BroadcastChannel(channelName);
+    channel.onmessage = (event) => {
+      if (event.data?.probe === lockName) channel.postMessage({ alive: lockName });
+    };
+  } catch {}
+}
+
+// Runs a tool's execute in a microtask (so that a synchronous throw becomes a rejection too) and reports how it
+// ended through the one callback Rust registered: no closure per call.
+let settleTool = () => {};
+export function setToolSettler(callback) {
+  settleTool = callback;
+}
+export function runTool(token, execute, thisArg, argsText, signal) {
+  Promise.resolve()
+    .then(() => execute.call(thisArg, JSON.parse(argsText), { signal }))
+    .then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
+}
+
+export const TOOL_REF = Symbol.for("webmcp-bridge.tool");
+const BRIDGE_KEY = Symbol.for("webmcp-bridge");
+
+// The bridge already installed in this page by any copy of this module, or undefined.
+export function installedBridge() {
+  return window[BRIDGE_KEY];
+}
+export function markInstalled(context) {
+  Object.defineProperty(window, BRIDGE_KEY, { value: context, configurable: false, enumerable: false });
+}
+
+// A tool as getTools returns it; `ref` identifies its window to the bridge (a non-enumerable symbol property).
+export function makeToolObject(name, description, inputSchema, annotations, origin, win, ref) {
+  const tool = { name, description, inputSchema, annotations, origin, window: win };
+  Object.defineProperty(tool, TOOL_REF, { value: ref, enumerable: false });
+  return Object.freeze(tool);
+}
+export function toolRef(tool) {
+  const ref = tool?.[TOOL_REF];
+  return typeof ref === "number" ? ref : -1;
+}

@@ -1,0 +1,488 @@
+//! The bridge's one instance per page: its state, the browser events that feed it, and the effects it has.
+//!
+//! Every entry point borrows the state, lets the policy decide, and queues anything that calls page code (a
+//! tool's `execute`, an event listener, an `AbortSignal` listener) as a [`UserCall`]; the calls run after the
+//! borrow ends, so page code may call back into the bridge.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use gloo_events::EventListener;
+use gloo_timers::callback::{Interval, Timeout};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use webmcp_policy::envelope::ExecuteResponse;
+use webmcp_policy::guard::{OriginRateLimiter, RefusalKind, WarningDecision, WarningGate};
+use webmcp_policy::journal::{ConsumerJournal, ProviderJournal};
+use webmcp_policy::{Decoded, EnvelopeError, Message, RequestId, decode, decode_batch};
+
+use crate::consumer::{Discovery, PendingCall};
+use crate::options::Options;
+use crate::peers::{PeerId, Peers, SELF_PEER};
+use crate::provider::{RunKey, Running};
+use crate::registry::Registry;
+use crate::store::Store;
+use crate::user::UserCall;
+use crate::{console, js};
+
+/// Where a message came from: a window event (with the window and the origin the browser reported), a port
+/// (whose origin was verified when it was set up), or this page itself.
+#[derive(Clone)]
+pub(crate) struct From {
+    pub peer: PeerId,
+    pub origin: String,
+    /// The message arrived on the peer's port (replies go back on it).
+    pub via_port: bool,
+}
+
+pub(crate) struct Journals {
+    pub consumer: ConsumerJournal<Store>,
+    pub provider: ProviderJournal<Store>,
+}
+
+pub(crate) struct State {
+    pub own_origin: String,
+    pub window: web_sys::Window,
+    pub options: Options,
+    pub registry: Registry,
+    pub peers: Peers,
+    /// `None` until this page knows which tab and frame it is (see tab.rs).
+    pub journals: Option<Journals>,
+    /// Work that waits for the journals.
+    pub waiting_for_journals: Vec<Box<dyn FnOnce(&mut State)>>,
+    /// Consumer calls with someone waiting for them in this page.
+    pub calls: HashMap<RequestId, PendingCall>,
+    /// Provider calls running in this page.
+    pub running: HashMap<RunKey, Running>,
+    pub run_tokens: HashMap<u32, RunKey>,
+    pub next_token: u32,
+    pub discoveries: HashMap<u32, Discovery>,
+    /// Which discovery each `WEBMCP_GET_TOOLS_REQUEST` id belongs to, and the window and origin it went to.
+    pub discovery_requests: HashMap<RequestId, (u32, JsValue, String)>,
+    /// Origins whose tool changes this page cares about (its own and every `fromOrigins` it asked).
+    pub interest: Vec<String>,
+    pub rate: OriginRateLimiter,
+    pub warnings: WarningGate,
+    /// Acknowledgements to send, by provider.
+    pub acks: HashMap<PeerId, Vec<RequestId>>,
+    /// Messages from this page to itself, delivered at the end of the task.
+    pub loopback: Vec<Message>,
+    pub user_calls: Vec<UserCall>,
+    pub end_of_task_scheduled: bool,
+    pub journal_flush: Option<Timeout>,
+    /// The provider journal must reach storage before the queued tools start.
+    pub flush_provider_now: bool,
+    pub liveness: Option<Interval>,
+    pub relists: HashMap<PeerId, Timeout>,
+    pub status_retries: HashMap<RequestId, (u32, Timeout)>,
+    pub listeners: crate::listeners::Listeners,
+    /// Unregister-on-abort listeners of tools registered with a signal, by registration.
+    pub abort_guards: HashMap<u64, EventListener>,
+}
+
+impl State {
+    pub fn now(&self) -> u64 {
+        js_sys::Date::now() as u64
+    }
+
+    /// Prints a console warning about a refusal, unless one like it was printed recently.
+    pub fn refuse(&mut self, kind: RefusalKind, origin: &str, what: &str) {
+        let now = self.now();
+        if let WarningDecision::Print { suppressed } = self.warnings.check(kind, origin, now) {
+            let more = if suppressed > 0 {
+                format!(" ({suppressed} more like it since the last warning)")
+            } else {
+                String::new()
+            };
+            console::warn(&format!("refused {what} from {origin}{more}"));
+        }
+    }
+
+    /// Runs `work` now when the journals are open, or as soon as they are.
+    pub fn with_journals(&mut self, work: impl FnOnce(&mut State) + 'static) {
+        if self.journals.is_some() {
+            work(self);
+        } else if self.waiting_for_journals.len() < self.options.limits.max_batch_len {
+            self.waiting_for_journals.push(Box::new(work));
+        } else {
+            console::warn("too much work queued before the bridge was ready; dropped a message");
+        }
+    }
+
+    /// Sends `message` to a peer: on its port when there is one, to itself through the loopback, or as a window
+    /// message addressed to its exact origin.
+    pub fn send(&mut self, peer_id: PeerId, message: &Message) {
+        if peer_id == SELF_PEER {
+            self.loopback.push(message.clone());
+            self.schedule_end_of_task();
+            return;
+        }
+        let Some(peer) = self.peers.get_mut(peer_id) else { return };
+        if peer.gone {
+            return;
+        }
+        if let Some(port) = peer.port.as_mut() {
+            port.outbox.push(message.encode());
+            self.schedule_end_of_task();
+            return;
+        }
+        let text = message.encode();
+        let object = match js_sys::JSON::parse(&text) {
+            Ok(object) => object,
+            Err(_) => return,
+        };
+        if let Err(error) = js::post_to_window(&peer.window, &object, &peer.origin, &JsValue::UNDEFINED) {
+            console::warn(&format!("could not post to {}: {}", peer.origin, console::describe(&error)));
+        }
+    }
+
+    /// Replies to the sender of a request: on the port it came on, or to its window at its origin.
+    pub fn reply(&mut self, to: &From, message: &Message) {
+        if to.via_port || to.peer == SELF_PEER {
+            self.send(to.peer, message);
+            return;
+        }
+        // A window message: reply by window even when a port exists, so that the reply takes the request's path.
+        let Some(peer) = self.peers.get(to.peer) else { return };
+        let text = message.encode();
+        if let Ok(object) = js_sys::JSON::parse(&text) {
+            let _ = js::post_to_window(&peer.window, &object, &to.origin, &JsValue::UNDEFINED);
+        }
+    }
+
+    pub fn schedule_end_of_task(&mut self) {
+        if !self.end_of_task_scheduled {
+            self.end_of_task_scheduled = true;
+            CORE.with(|core| {
+                if let Some(core) = core.borrow().as_ref() {
+                    self.window.queue_microtask(core.end_of_task.as_ref().unchecked_ref());
+                }
+            });
+        }
+    }
+
+    /// Asks for the journals to reach storage soon (batched: one write for everything that changed meanwhile).
+    pub fn schedule_journal_flush(&mut self) {
+        if self.journal_flush.is_none() {
+            let delay = self.options.flush_delay_ms;
+            self.journal_flush = Some(Timeout::new(delay, || {
+                with_core(|state| state.flush_journals());
+            }));
+        }
+    }
+
+    pub fn flush_journals(&mut self) {
+        self.journal_flush = None;
+        let now = self.now();
+        let Some(journals) = self.journals.as_mut() else { return };
+        let consumer = journals.consumer.store_mut().flush(now);
+        let provider = journals.provider.store_mut().flush(now);
+        for result in [consumer, provider] {
+            if let Err(error) = result {
+                console::warn(&format!(
+                    "{error}; the call journal now lives in memory, so a reload of this page cannot resume its calls"
+                ));
+            }
+        }
+    }
+
+    /// Sends what waited for the end of the task: port batches, acknowledgements, messages to itself.
+    fn end_of_task(&mut self) -> Vec<(From, Message)> {
+        self.end_of_task_scheduled = false;
+        let acks: Vec<(PeerId, Vec<RequestId>)> = self.acks.drain().collect();
+        for (peer, ids) in acks {
+            for chunk in ids.chunks(self.options.limits.max_ack_ids.max(1)) {
+                self.send(peer, &Message::CallAck { request_ids: chunk.to_vec() });
+            }
+        }
+        let max_len = self.options.limits.max_batch_len.max(1);
+        for peer in self.peers.iter_mut() {
+            if let Some(link) = peer.port.as_mut() {
+                while !link.outbox.is_empty() {
+                    let take = link.outbox.len().min(max_len);
+                    let mut batch =
+                        String::with_capacity(link.outbox[..take].iter().map(|e| e.len() + 1).sum::<usize>() + 2);
+                    batch.push('[');
+                    for (i, envelope) in link.outbox.drain(..take).enumerate() {
+                        if i > 0 {
+                            batch.push(',');
+                        }
+                        batch.push_str(&envelope);
+                    }
+                    batch.push(']');
+                    let _ = link.port.post_message(&JsValue::from_str(&batch));
+                }
+            }
+        }
+        let own = self.own_origin.clone();
+        self.loopback.drain(..).map(|m| (From { peer: SELF_PEER, origin: own.clone(), via_port: true }, m)).collect()
+    }
+}
+
+/// The page's bridge.
+pub(crate) struct Core {
+    pub state: RefCell<State>,
+    /// The `document.modelContext`-shaped object (an EventTarget) that events are fired on.
+    pub context: RefCell<JsValue>,
+    end_of_task: Closure<dyn FnMut()>,
+    _tool_settler: Closure<dyn FnMut(u32, bool, JsValue)>,
+    _listeners: RefCell<Vec<EventListener>>,
+}
+
+thread_local! {
+    pub(crate) static CORE: RefCell<Option<Rc<Core>>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` on the state of the installed bridge (if any), then the effects it queued.
+pub(crate) fn with_core<R>(work: impl FnOnce(&mut State) -> R) -> Option<R> {
+    let core = CORE.with(|core| core.borrow().clone())?;
+    Some(core.run(work))
+}
+
+impl Core {
+    pub fn installed() -> Option<Rc<Core>> {
+        CORE.with(|core| core.borrow().clone())
+    }
+
+    pub fn install(options: Options) -> Result<Rc<Core>, crate::BridgeError> {
+        if let Some(core) = Self::installed() {
+            return Ok(core);
+        }
+        let window = web_sys::window().ok_or(crate::BridgeError::Unsupported("window"))?;
+        let own_origin = window.origin();
+        let state = State {
+            peers: Peers::new(window.clone().into(), &own_origin),
+            own_origin: own_origin.clone(),
+            rate: OriginRateLimiter::for_get_tools(&options.limits),
+            warnings: WarningGate::new(&options.limits),
+            window: window.clone(),
+            options,
+            registry: Registry::default(),
+            journals: None,
+            waiting_for_journals: Vec::new(),
+            calls: HashMap::new(),
+            running: HashMap::new(),
+            run_tokens: HashMap::new(),
+            next_token: 1,
+            discoveries: HashMap::new(),
+            discovery_requests: HashMap::new(),
+            interest: vec![own_origin],
+            acks: HashMap::new(),
+            loopback: Vec::new(),
+            user_calls: Vec::new(),
+            end_of_task_scheduled: false,
+            journal_flush: None,
+            flush_provider_now: false,
+            liveness: None,
+            relists: HashMap::new(),
+            status_retries: HashMap::new(),
+            listeners: Default::default(),
+            abort_guards: HashMap::new(),
+        };
+        let end_of_task = Closure::<dyn FnMut()>::new(|| {
+            if let Some(core) = Core::installed() {
+                let delivered = core.run(|state| state.end_of_task());
+                for (from, message) in delivered {
+                    core.run(|state| state.handle(from, message, None));
+                }
+            }
+        });
+        let tool_settler = Closure::<dyn FnMut(u32, bool, JsValue)>::new(|token, ok, value| {
+            with_core(|state| state.tool_settled(token, if ok { Ok(value) } else { Err(value) }));
+        });
+        js::set_tool_settler(tool_settler.as_ref().unchecked_ref());
+        let core = Rc::new(Core {
+            state: RefCell::new(state),
+            context: RefCell::new(JsValue::UNDEFINED),
+            end_of_task,
+            _tool_settler: tool_settler,
+            _listeners: RefCell::new(Vec::new()),
+        });
+        CORE.with(|slot| *slot.borrow_mut() = Some(core.clone()));
+        core.listen(&window);
+        crate::tab::claim_owner(core.clone());
+        Ok(core)
+    }
+
+    fn listen(&self, window: &web_sys::Window) {
+        let mut listeners = self._listeners.borrow_mut();
+        listeners.push(EventListener::new(window, "message", |event| {
+            if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
+                on_window_message(event);
+            }
+        }));
+        listeners.push(EventListener::new(window, "pagehide", |_| {
+            with_core(|state| state.going_away());
+        }));
+        if let Some(document) = window.document() {
+            listeners.push(EventListener::new(&document, "visibilitychange", |_| {
+                let hidden = web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden());
+                if hidden {
+                    with_core(|state| state.flush_journals());
+                }
+            }));
+            listeners.push(EventListener::new(&document, "freeze", |_| {
+                with_core(|state| state.flush_journals());
+            }));
+        }
+    }
+
+    /// Runs `work` on the state, then the page code it queued, after the borrow ends.
+    pub fn run<R>(&self, work: impl FnOnce(&mut State) -> R) -> R {
+        let (result, calls) = {
+            let mut state = self.state.borrow_mut();
+            let result = work(&mut state);
+            if state.flush_provider_now {
+                state.flush_provider_now = false;
+                let now = state.now();
+                if let Some(journals) = state.journals.as_mut() {
+                    if let Err(error) = journals.provider.store_mut().flush(now) {
+                        console::warn(&format!("{error}; the provider journal now lives in memory"));
+                    }
+                }
+            }
+            (result, std::mem::take(&mut state.user_calls))
+        };
+        let context = self.context.borrow().clone();
+        for call in calls {
+            call.run(&context);
+        }
+        result
+    }
+}
+
+/// A `message` event on the window: the origin is read first (Chromium decodes large cross-origin messages faster
+/// that way), the source must be a window, the data must look like ours before it is serialized for the policy.
+fn on_window_message(event: &web_sys::MessageEvent) {
+    let origin = event.origin();
+    let Some(source) = event.source() else { return };
+    let source: JsValue = source.into();
+    if !js::is_window(&source) {
+        return;
+    }
+    let data = event.data();
+    if !looks_like_ours(&data) {
+        return;
+    }
+    let text = match js_sys::JSON::stringify(&data) {
+        Ok(text) => String::from(text),
+        Err(_) => {
+            with_core(|state| {
+                state.refuse(
+                    RefusalKind::Envelope(webmcp_policy::ErrorCategory::InvalidJson),
+                    &origin,
+                    "a message that is not JSON",
+                )
+            });
+            return;
+        }
+    };
+    let ports = event.ports();
+    let port = ports.get(0).dyn_into::<web_sys::MessagePort>().ok();
+    with_core(|state| {
+        if origin == "null" {
+            state.refuse(
+                RefusalKind::OpaqueOrigin,
+                &origin,
+                "a message from an opaque origin (a sandboxed frame): it cannot be answered without '*'",
+            );
+            return;
+        }
+        let limits = state.options.limits.clone();
+        match decode(&text, &limits) {
+            Ok(Decoded::NotOurs) => {}
+            Ok(Decoded::Message(message)) => {
+                let peer = state.peers.upsert(&source, &origin, None);
+                state.handle(From { peer, origin, via_port: false }, message, port);
+            }
+            Err(error) => {
+                let peer = state.peers.upsert(&source, &origin, None);
+                state.malformed(&From { peer, origin, via_port: false }, &error);
+            }
+        }
+    });
+}
+
+/// A cheap first look: an object whose `type` is a string starting with `WEBMCP_`. The policy decides the rest.
+fn looks_like_ours(data: &JsValue) -> bool {
+    data.is_object()
+        && js_sys::Reflect::get(data, &JsValue::from_str("type"))
+            .ok()
+            .and_then(|t| t.as_string())
+            .is_some_and(|t| t.starts_with("WEBMCP_"))
+}
+
+/// A batch on a peer's port.
+pub(crate) fn on_port_message(peer: PeerId, event: &web_sys::MessageEvent) {
+    let Some(text) = event.data().as_string() else { return };
+    with_core(|state| {
+        let Some(origin) = state.peers.get(peer).filter(|p| !p.gone).map(|p| p.origin.clone()) else { return };
+        let from = From { peer, origin, via_port: true };
+        let limits = state.options.limits.clone();
+        match decode_batch(&text, &limits) {
+            Ok(items) => {
+                for item in items {
+                    match item {
+                        Ok(Decoded::Message(message)) => state.handle(from.clone(), message, None),
+                        Ok(Decoded::NotOurs) => {}
+                        Err(error) => state.malformed(&from, &error),
+                    }
+                }
+            }
+            Err(error) => state.malformed(&from, &error),
+        }
+    });
+}
+
+impl State {
+    /// One decoded message from `from`.
+    pub fn handle(&mut self, from: From, message: Message, port: Option<web_sys::MessagePort>) {
+        match message {
+            Message::GetToolsRequest { request_id, bridge } => self.on_get_tools(&from, request_id, bridge),
+            Message::ExecuteRequest(request) => self.with_journals(move |s| s.on_execute(&from, request)),
+            Message::CancelTool { request_id } => self.with_journals(move |s| s.on_cancel(&from, &request_id)),
+            Message::CallStatusRequest { request_id } => {
+                self.with_journals(move |s| s.on_status_request(&from, request_id))
+            }
+            Message::CallAck { request_ids } => self.with_journals(move |s| s.on_ack(&from, &request_ids)),
+            Message::Connect { request_id } => self.on_connect(&from, request_id, port),
+            Message::GetToolsResponse(response) => self.on_tools_listed(&from, response),
+            Message::ExecuteResponse(response) => self.with_journals(move |s| s.on_execute_response(&from, response)),
+            Message::CallStatusResponse(status) => self.with_journals(move |s| s.on_status_response(&from, status)),
+            Message::ToolsChanged => self.on_tools_changed(&from),
+            Message::GoingAway => self.with_journals(move |s| s.on_going_away(&from)),
+            Message::Connected { request_id } => self.on_connected(&from, &request_id),
+        }
+    }
+
+    /// A message of ours that breaks a rule: ignored, except an execute request with a usable id, which gets an
+    /// error reply so that its caller is not left waiting.
+    fn malformed(&mut self, from: &From, error: &EnvelopeError) {
+        self.refuse(RefusalKind::Envelope(error.category()), &from.origin, &format!("a malformed message ({error})"));
+        if let Some(reply) = error.error_reply() {
+            self.reply(from, &Message::ExecuteResponse(reply));
+        }
+    }
+
+    /// The page is going away: tell every window that listed our tools or waits for one of our calls, and write
+    /// the journals.
+    fn going_away(&mut self) {
+        let mut told: Vec<PeerId> = Vec::new();
+        let waiting: Vec<PeerId> = self.running.values().map(|r| r.reply_to.peer).collect();
+        let listed: Vec<PeerId> = self.peers.iter().filter(|p| p.listed_ours).map(|p| p.id).collect();
+        for peer in waiting.into_iter().chain(listed) {
+            if peer != SELF_PEER && !told.contains(&peer) {
+                told.push(peer);
+                self.send(peer, &Message::GoingAway);
+            }
+        }
+        let _ = self.end_of_task();
+        self.flush_journals();
+    }
+
+    /// Replies a failure for `request_id` to `from`.
+    pub fn reply_failure(&mut self, from: &From, request_id: RequestId, error: webmcp_policy::ToolError) {
+        self.reply(from, &Message::ExecuteResponse(ExecuteResponse::failure(request_id, error)));
+    }
+}

@@ -1,0 +1,76 @@
+//! The bridge's errors: what went wrong in words a page author can act on, and a category code can branch on.
+
+use thiserror::Error;
+use webmcp_policy::{ErrorKind, IdError, OriginListError, ToolError};
+
+/// An error from installing the bridge or registering a tool. In JavaScript it is thrown as an `Error` (a
+/// `TypeError` for bad arguments) with the same message.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum BridgeError {
+    /// `exposeToolsTo`, `exposedTo` or `fromOrigins` is not a valid origin list.
+    #[error("{field}: {source}")]
+    Origins {
+        /// The option that holds the list.
+        field: &'static str,
+        /// What is wrong with it.
+        source: OriginListError,
+    },
+    /// A tool definition or an option is missing a field or has a field of the wrong kind.
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// A tool name does not follow the WebMCP rule.
+    #[error("invalid tool name: {0}")]
+    ToolName(#[from] IdError),
+    /// A tool's `inputSchema` is not a schema the bridge can check arguments against.
+    #[error("tool {tool:?}: {source}")]
+    Schema {
+        /// The tool's name.
+        tool: String,
+        /// What is wrong with its schema.
+        source: webmcp_policy::schema::SchemaError,
+    },
+    /// A tool of that name is already registered in this page.
+    #[error("a tool named {0:?} is already registered in this page; unregister it first")]
+    DuplicateTool(String),
+    /// The page lacks a browser feature the bridge needs.
+    #[error("this page has no {0}, which the bridge needs")]
+    Unsupported(&'static str),
+}
+
+impl BridgeError {
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        Self::InvalidArgument(message.into())
+    }
+}
+
+/// Why a call to another window's tool did not return a result.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum CallError {
+    /// The provider answered with an error (the tool threw, or refused the call), or the call was stopped,
+    /// interrupted or timed out. `kind()` tells which.
+    #[error("{0}")]
+    Tool(ToolError),
+    /// The call could not be made: bad arguments, an unknown tool handle, a reused `callId`.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl CallError {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Tool(error) => error.kind,
+            Self::Invalid(_) => ErrorKind::Refused,
+        }
+    }
+
+    /// The provider's error with its `status` and `retryAfter`, when there is one.
+    pub fn tool_error(&self) -> Option<&ToolError> {
+        match self {
+            Self::Tool(error) => Some(error),
+            Self::Invalid(_) => None,
+        }
+    }
+}

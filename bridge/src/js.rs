@@ -1,0 +1,97 @@
+//! The functions of `js/glue.js`: the few pieces that must be JavaScript.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/js/glue.js")]
+extern "C" {
+    /// The `document.modelContext`-shaped object, calling back into `handle`.
+    #[wasm_bindgen(js_name = makeModelContext)]
+    pub fn make_model_context(handle: JsValue) -> JsValue;
+
+    #[wasm_bindgen(js_name = fireToolChange)]
+    pub fn fire_tool_change(target: &JsValue);
+
+    #[wasm_bindgen(js_name = fireToolResult)]
+    pub fn fire_tool_result(target: &JsValue, detail: &JsValue);
+
+    /// An `Error` with the given fields (`name` only when not plain "Error"; absent fields stay absent).
+    #[wasm_bindgen(js_name = makeError)]
+    pub fn make_error(message: &str, name: &str, code: &str, status: JsValue, retry_after: JsValue) -> JsValue;
+
+    /// JSON text of any value, made safe to post (dates, undefined, functions, DOM nodes, cycles, BigInt).
+    #[wasm_bindgen(js_name = safeJson, catch)]
+    pub fn safe_json(value: &JsValue) -> Result<String, JsValue>;
+
+    /// `{ message, name?, status?, retryAfter? }` of whatever a tool threw.
+    #[wasm_bindgen(js_name = describeThrown)]
+    pub fn describe_thrown(thrown: &JsValue) -> JsValue;
+
+    /// `JSON.parse` that drops every `__proto__` key.
+    #[wasm_bindgen(js_name = parseWithoutProtoKeys, catch)]
+    pub fn parse_without_proto_keys(text: &str) -> Result<JsValue, JsValue>;
+
+    /// `win.postMessage(message, targetOrigin[, transfer])` on a window of any origin.
+    #[wasm_bindgen(js_name = postToWindow, catch)]
+    pub fn post_to_window(
+        win: &JsValue,
+        message: &JsValue,
+        target_origin: &str,
+        transfer: &JsValue,
+    ) -> Result<(), JsValue>;
+
+    #[wasm_bindgen(js_name = isWindow)]
+    pub fn is_window(value: &JsValue) -> bool;
+
+    #[wasm_bindgen(js_name = windowClosed)]
+    pub fn window_closed(win: &JsValue) -> bool;
+
+    /// "top", or the frame indexes from the top window ("top/1/0").
+    #[wasm_bindgen(js_name = framePath)]
+    pub fn frame_path() -> String;
+
+    /// `[{ window, locator }]`: the parent, its frames, this page's frames, the opener.
+    #[wasm_bindgen(js_name = candidateWindows)]
+    pub fn candidate_windows() -> js_sys::Array;
+
+    /// The window a locator of `candidateWindows` names now, or null.
+    #[wasm_bindgen(js_name = windowAt)]
+    pub fn window_at(locator: &str) -> JsValue;
+
+    /// Origins that windows around this page probably have (ancestorOrigins, iframe src).
+    #[wasm_bindgen(js_name = originHints)]
+    pub fn origin_hints() -> js_sys::Array;
+
+    /// Resolves "owner", "duplicate" or "unknown" (see glue.js).
+    #[wasm_bindgen(js_name = claimLock)]
+    pub fn claim_lock(lock_name: &str, channel_name: &str, timeout_ms: u32) -> js_sys::Promise;
+
+    #[wasm_bindgen(js_name = setToolSettler)]
+    pub fn set_tool_settler(callback: &js_sys::Function);
+
+    /// Calls `execute.call(this, JSON.parse(args), { signal })` in a microtask; the settler hears how it ended.
+    #[wasm_bindgen(js_name = runTool)]
+    pub fn run_tool(token: u32, execute: &js_sys::Function, this: &JsValue, args: &str, signal: &web_sys::AbortSignal);
+
+    /// The `document.modelContext` of a bridge any copy of this module installed in this page, or undefined.
+    #[wasm_bindgen(js_name = installedBridge)]
+    pub fn installed_bridge() -> JsValue;
+
+    #[wasm_bindgen(js_name = markInstalled)]
+    pub fn mark_installed(context: &JsValue);
+
+    /// A frozen tool object as `getTools` returns it, tied to the bridge's peer `reference`.
+    #[wasm_bindgen(js_name = makeToolObject)]
+    pub fn make_tool_object(
+        name: &str,
+        description: &str,
+        input_schema: &JsValue,
+        annotations: &JsValue,
+        origin: &str,
+        window: &JsValue,
+        reference: u32,
+    ) -> JsValue;
+
+    /// The peer reference of a tool object from `getTools`, or -1.
+    #[wasm_bindgen(js_name = toolRef)]
+    pub fn tool_ref(tool: &JsValue) -> i32;
+}

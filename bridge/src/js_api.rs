@@ -1,0 +1,399 @@
+//! The JavaScript API: `install()` and the `document.modelContext`-shaped object it returns.
+
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use webmcp_policy::{ArgSchema, JsonText, ParseOptions, ToolName};
+
+use crate::consumer::{CallTarget, ListWaiter, Waiter};
+use crate::core::{Core, with_core};
+use crate::options::{get, origin_list};
+use crate::peers::SELF_PEER;
+use crate::registry::{Handler, LocalTool};
+use crate::{BridgeError, BridgeOptions, CallOptions, console, js};
+
+/// Installs the bridge in this page and returns its `document.modelContext` (defined on `document` only where
+/// the page has none). A second `install()` — from this copy of the module or another — returns the first
+/// bridge's object.
+///
+/// Options: `exposeToolsTo` (a comma-separated string or an array of origins), or `element` (an element with an
+/// `expose-tools-to` attribute); `allowWildcards`, `resultCap`, `maxCallsInFlight`, `discoveryTimeoutMs`,
+/// `storage` (`"session"` or `"memory"`). A bad option throws an Error that says what to write instead.
+#[wasm_bindgen(unchecked_return_type = "ModelContext")]
+pub fn install(
+    #[wasm_bindgen(unchecked_param_type = "InstallOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let existing = js::installed_bridge();
+    if !existing.is_undefined() {
+        if !options.is_undefined() && Core::installed().is_none() {
+            console::warn(
+                "the bridge is already installed in this page by another copy of its module; these options are ignored",
+            );
+        }
+        return Ok(existing);
+    }
+    let options = BridgeOptions::from_js(&options).map_err(to_js_error)?;
+    let core = install_core(options).map_err(to_js_error)?;
+    let context = core.context.borrow().clone();
+    Ok(context)
+}
+
+pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Core>, BridgeError> {
+    if let Some(core) = Core::installed() {
+        return Ok(core);
+    }
+    for warning in options.expose_tools_to.warnings() {
+        console::warn(&format!("expose-tools-to: {warning}"));
+    }
+    let core = Core::install(options)?;
+    let context = js::make_model_context(BridgeHandle {}.into());
+    *core.context.borrow_mut() = context.clone();
+    js::mark_installed(&context);
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        let key = JsValue::from_str("modelContext");
+        if !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
+            let descriptor = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("value"), &context);
+            let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("configurable"), &JsValue::TRUE);
+            let _ = js_sys::Object::define_property(&document, &key, &descriptor);
+        } else {
+            console::warn(
+                "document.modelContext already exists; the bridge left it alone (use the object install() returns)",
+            );
+        }
+    }
+    Ok(core)
+}
+
+fn to_js_error(error: BridgeError) -> JsValue {
+    match error {
+        BridgeError::InvalidArgument(_) | BridgeError::ToolName(_) | BridgeError::Schema { .. } => {
+            js_sys::TypeError::new(&error.to_string()).into()
+        }
+        _ => js_sys::Error::new(&error.to_string()).into(),
+    }
+}
+
+fn type_error(message: &str) -> JsValue {
+    js_sys::TypeError::new(message).into()
+}
+
+/// What the `ModelContext` object calls; not meant to be used directly.
+#[wasm_bindgen(skip_typescript)]
+pub struct BridgeHandle {}
+
+#[wasm_bindgen]
+impl BridgeHandle {
+    /// `ModelContext.registerTool(tool, options)`.
+    #[wasm_bindgen(js_name = registerTool)]
+    pub fn register_tool(&self, tool: JsValue, options: JsValue) -> Result<(), JsValue> {
+        let local = local_tool(&tool, &options).map_err(to_js_error)?;
+        let signal = get(&options, "signal").dyn_into::<web_sys::AbortSignal>().ok();
+        if let Some(signal) = &signal {
+            if signal.aborted() {
+                return Ok(());
+            }
+        }
+        with_core(|state| state.register(local, signal))
+            .unwrap_or(Err(BridgeError::Unsupported("an installed bridge")))
+            .map(|_| ())
+            .map_err(to_js_error)
+    }
+
+    /// `ModelContext.unregisterTool(name)`.
+    #[wasm_bindgen(js_name = unregisterTool)]
+    pub fn unregister_tool(&self, name: String) -> bool {
+        with_core(|state| state.unregister(&name, None)).unwrap_or(false)
+    }
+
+    /// `ModelContext.getTools(options)`.
+    #[wasm_bindgen(js_name = getTools)]
+    pub fn get_tools(&self, options: JsValue) -> js_sys::Promise {
+        let wildcards = get(&options, "allowWildcards").as_bool().unwrap_or(false);
+        let from = get(&options, "fromOrigins");
+        let list = if from.is_undefined() || from.is_null() {
+            Ok(webmcp_policy::OriginList::empty())
+        } else {
+            origin_list(&from, ParseOptions::default().allow_wildcards(wildcards), "fromOrigins")
+        };
+        let list = match list {
+            Ok(list) => list,
+            Err(error) => return js_sys::Promise::reject(&to_js_error(error)),
+        };
+        let extra: Vec<JsValue> = match get(&options, "windows") {
+            w if js_sys::Array::is_array(&w) => js_sys::Array::from(&w).iter().collect(),
+            _ => Vec::new(),
+        };
+        let timeout = get(&options, "timeoutMs").as_f64().filter(|t| t.is_finite() && *t >= 0.0).map(|t| t as u32);
+        let mut list = Some(list);
+        let mut extra = Some(extra);
+        js_sys::Promise::new(&mut |resolve, _reject| {
+            let (list, extra) =
+                (list.take().unwrap_or_else(webmcp_policy::OriginList::empty), extra.take().unwrap_or_default());
+            with_core(|state| {
+                let timeout = timeout.unwrap_or(state.options.discovery_timeout_ms);
+                state.discover(list, extra, timeout, ListWaiter::Js(resolve));
+            });
+        })
+    }
+
+    /// `ModelContext.executeTool(tool, args, options)`.
+    #[wasm_bindgen(js_name = executeTool)]
+    pub fn execute_tool(&self, tool: JsValue, args: JsValue, options: JsValue) -> js_sys::Promise {
+        let prepared = prepare_call(&tool, &args, &options);
+        let (target, args, call_options, signal) = match prepared {
+            Ok(prepared) => prepared,
+            Err(error) => return js_sys::Promise::reject(&error),
+        };
+        if let Some(signal) = &signal {
+            if signal.aborted() {
+                return js_sys::Promise::reject(&signal.reason());
+            }
+        }
+        let mut work = Some((target, args, call_options, signal));
+        js_sys::Promise::new(&mut |resolve, reject| {
+            let Some((target, args, call_options, signal)) = work.take() else { return };
+            let waiter = Waiter::Js { resolve, reject, signal };
+            with_core(move |state| {
+                state.with_journals(move |state| state.start_call(target, args, call_options, waiter));
+            });
+        })
+    }
+}
+
+type PreparedCall = (CallTarget, JsonText, CallOptions, Option<web_sys::AbortSignal>);
+
+fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<PreparedCall, JsValue> {
+    let name = get(tool, "name")
+        .as_string()
+        .ok_or_else(|| type_error("executeTool(tool, args): tool must be a tool returned by getTools()"))?;
+    let name = ToolName::new(name).map_err(|e| type_error(&format!("executeTool: {e}")))?;
+    let reference = js::tool_ref(tool);
+    let peer = if reference >= 0 {
+        reference as u32
+    } else if with_core(|state| state.registry.all().iter().any(|t| t.name == name)).unwrap_or(false) {
+        SELF_PEER
+    } else {
+        return Err(type_error(&format!(
+            "executeTool: {name} is not a tool of this page; pass a tool returned by getTools()"
+        )));
+    };
+    let text = if let Some(text) = args.as_string() {
+        text
+    } else if args.is_object() && !js_sys::Array::is_array(args) {
+        js_sys::JSON::stringify(args)
+            .map_err(|e| {
+                type_error(&format!("executeTool: the arguments cannot be written as JSON ({})", console::describe(&e)))
+            })?
+            .into()
+    } else {
+        return Err(type_error("executeTool: the arguments must be an object (or a string holding a JSON object)"));
+    };
+    let limits = with_core(|state| state.options.limits.clone()).unwrap_or_default();
+    let args = JsonText::parse(&text, &limits).map_err(|e| type_error(&format!("executeTool: the arguments {e}")))?;
+    if !args.is_object() {
+        return Err(type_error("executeTool: the arguments must be a JSON object"));
+    }
+    if args.has_proto_key() {
+        return Err(type_error("executeTool: the arguments hold a \"__proto__\" key, which no provider accepts"));
+    }
+    let signal = get(options, "signal");
+    let signal = if signal.is_undefined() || signal.is_null() {
+        None
+    } else {
+        Some(
+            signal
+                .dyn_into::<web_sys::AbortSignal>()
+                .map_err(|_| type_error("executeTool: options.signal must be an AbortSignal"))?,
+        )
+    };
+    let call_id = match get(options, "callId") {
+        v if v.is_undefined() || v.is_null() => None,
+        v => Some(
+            v.as_string()
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| type_error("executeTool: options.callId must be a non-empty string"))?,
+        ),
+    };
+    let timeout_ms = match get(options, "timeoutMs") {
+        v if v.is_undefined() || v.is_null() => None,
+        v => Some(
+            v.as_f64()
+                .filter(|t| t.is_finite() && *t >= 1.0)
+                .ok_or_else(|| type_error("executeTool: options.timeoutMs must be a positive number"))?
+                as u32,
+        ),
+    };
+    Ok((CallTarget { peer, tool: name }, args, CallOptions { call_id, timeout_ms }, signal))
+}
+
+/// A tool object of `registerTool`, checked.
+fn local_tool(tool: &JsValue, options: &JsValue) -> Result<LocalTool, BridgeError> {
+    if !tool.is_object() {
+        return Err(BridgeError::invalid(
+            "registerTool(tool): tool must be an object with name, description and execute",
+        ));
+    }
+    let name = get(tool, "name")
+        .as_string()
+        .ok_or_else(|| BridgeError::invalid("registerTool: tool.name must be a string"))?;
+    let name = ToolName::new(name)?;
+    let description = get(tool, "description").as_string().filter(|d| !d.is_empty()).ok_or_else(|| {
+        BridgeError::invalid(format!("registerTool({name}): tool.description must be a non-empty string"))
+    })?;
+    let execute = get(tool, "execute")
+        .dyn_into::<js_sys::Function>()
+        .map_err(|_| BridgeError::invalid(format!("registerTool({name}): tool.execute must be a function")))?;
+    let input_schema = json_object(&get(tool, "inputSchema"), &name, "inputSchema")?;
+    let annotations = json_object(&get(tool, "annotations"), &name, "annotations")?;
+    let validate = get(tool, "validateArgs").as_bool().unwrap_or(true);
+    let checker = match (&input_schema, validate) {
+        (Some(schema), true) => {
+            let value = schema.to_value().map_err(|e| BridgeError::invalid(e.to_string()))?;
+            Some(ArgSchema::compile(&value).map_err(|source| BridgeError::Schema { tool: name.to_string(), source })?)
+        }
+        _ => None,
+    };
+    let exposed = get(options, "exposedTo");
+    let exposed_to = if exposed.is_undefined() || exposed.is_null() {
+        None
+    } else {
+        let wildcards = get(options, "allowWildcards").as_bool().unwrap_or(false);
+        Some(origin_list(&exposed, ParseOptions::default().allow_wildcards(wildcards), "exposedTo")?)
+    };
+    Ok(LocalTool {
+        name,
+        description,
+        input_schema,
+        annotations,
+        checker,
+        exposed_to,
+        handler: Handler::Js { execute, this: tool.clone() },
+        registration: 0,
+    })
+}
+
+/// An optional object field (or a string holding a JSON object), as JSON text.
+fn json_object(value: &JsValue, tool: &ToolName, field: &str) -> Result<Option<JsonText>, BridgeError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    let text: String = match value.as_string() {
+        Some(text) => text,
+        None => js_sys::JSON::stringify(value)
+            .map_err(|e| {
+                BridgeError::invalid(format!(
+                    "registerTool({tool}): {field} cannot be written as JSON ({})",
+                    console::describe(&e)
+                ))
+            })?
+            .into(),
+    };
+    let json = JsonText::parse(&text, &webmcp_policy::Limits::default())
+        .map_err(|e| BridgeError::invalid(format!("registerTool({tool}): {field} {e}")))?;
+    if !json.is_object() {
+        return Err(BridgeError::invalid(format!("registerTool({tool}): {field} must be an object")));
+    }
+    Ok(Some(json))
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** Options of `install()`. */
+export interface InstallOptions {
+  /** Origins that may see this page's tools: "https://a.example, https://b.example" or an array. */
+  exposeToolsTo?: string | string[];
+  /** An element whose `expose-tools-to` attribute holds the list (used when exposeToolsTo is absent). */
+  element?: Element;
+  /** Accept subdomain wildcards such as "https://*.example.com" (off by default). */
+  allowWildcards?: boolean;
+  /** The longest result sent, in characters of JSON (default 30000); longer ones become { truncated, preview }. */
+  resultCap?: number;
+  /** Calls one origin may have running at once (default 64). */
+  maxCallsInFlight?: number;
+  /** How long getTools waits for silent windows, in ms (default 500). */
+  discoveryTimeoutMs?: number;
+  /** Where the call journal lives: "session" (sessionStorage, the default) or "memory". */
+  storage?: "session" | "memory";
+}
+
+/** A tool as a page registers it. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema?: object;
+  annotations?: object;
+  /** Check arguments against inputSchema before execute runs (default true). */
+  validateArgs?: boolean;
+  execute(args: any, context: { signal: AbortSignal }): unknown | Promise<unknown>;
+}
+
+export interface RegisterToolOptions {
+  /** Aborting it unregisters the tool. */
+  signal?: AbortSignal;
+  /** Origins that may see this tool, instead of the page's exposeToolsTo. */
+  exposedTo?: string | string[];
+  allowWildcards?: boolean;
+}
+
+/** A tool as getTools returns it. */
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema?: object;
+  readonly annotations?: object;
+  /** The origin of the window that runs it, as the browser reported it. */
+  readonly origin: string;
+  readonly window: Window;
+}
+
+export interface GetToolsOptions {
+  /** Origins whose tools are returned besides this page's own. */
+  fromOrigins?: string | string[];
+  allowWildcards?: boolean;
+  /** How long to wait for windows that do not answer, in ms (default 500). */
+  timeoutMs?: number;
+  /** More windows to ask, such as a popup this page opened. */
+  windows?: Window[];
+}
+
+export interface ExecuteToolOptions {
+  /** Aborting it stops the call; the promise rejects at once with the signal's reason. */
+  signal?: AbortSignal;
+  /** Your idempotency key: the same callId never runs the tool again. */
+  callId?: string;
+  /** Stop the call after this many ms (no limit by default). */
+  timeoutMs?: number;
+}
+
+/** The error a failed call rejects with. */
+export interface ToolCallError extends Error {
+  /** "tool_error", "unknown_tool", "invalid_args", "too_many_calls", "interrupted", "cancelled", "timeout", "refused". */
+  code?: string;
+  /** The HTTP-like status the tool threw with, when valid (100-599). */
+  status?: number;
+  /** The retryAfter the tool threw with, as given (a number, or a numeric string). */
+  retryAfter?: number | string;
+}
+
+export declare class ToolResultEvent extends Event {
+  readonly callId: string;
+  readonly name: string;
+  readonly origin: string;
+  readonly status: "completed" | "failed" | "stopped" | "interrupted";
+  readonly result?: unknown;
+  readonly error?: ToolCallError;
+  readonly durationMs: number;
+  /** True when the call settled in a later page than the one that started it. */
+  readonly recovered: boolean;
+}
+
+export declare class ModelContext extends EventTarget {
+  registerTool(tool: ToolDefinition, options?: RegisterToolOptions): void;
+  unregisterTool(name: string): boolean;
+  getTools(options?: GetToolsOptions): Promise<Tool[]>;
+  executeTool(tool: Tool, args: object | string, options?: ExecuteToolOptions): Promise<unknown>;
+  ontoolchange: ((event: Event) => void) | null;
+  ontoolresult: ((event: ToolResultEvent) => void) | null;
+}
+"#;

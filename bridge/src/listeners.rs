@@ -1,0 +1,68 @@
+//! Rust listeners for `toolresult` and `toolchange`, removed when their guard drops.
+
+use std::rc::Rc;
+
+use crate::ToolResult;
+use crate::core::with_core;
+
+type ResultListener = Rc<dyn Fn(&ToolResult)>;
+type ChangeListener = Rc<dyn Fn()>;
+
+#[derive(Default)]
+pub(crate) struct Listeners {
+    next: u64,
+    tool_result: Vec<(u64, ResultListener)>,
+    tool_change: Vec<(u64, ChangeListener)>,
+}
+
+impl Listeners {
+    pub fn add_tool_result(&mut self, listener: ResultListener) -> u64 {
+        self.next += 1;
+        self.tool_result.push((self.next, listener));
+        self.next
+    }
+
+    pub fn add_tool_change(&mut self, listener: ChangeListener) -> u64 {
+        self.next += 1;
+        self.tool_change.push((self.next, listener));
+        self.next
+    }
+
+    pub fn remove(&mut self, id: u64) {
+        self.tool_result.retain(|(i, _)| *i != id);
+        self.tool_change.retain(|(i, _)| *i != id);
+    }
+
+    pub fn tool_result(&self) -> Vec<ResultListener> {
+        self.tool_result.iter().map(|(_, l)| l.clone()).collect()
+    }
+
+    pub fn tool_change(&self) -> Vec<ChangeListener> {
+        self.tool_change.iter().map(|(_, l)| l.clone()).collect()
+    }
+}
+
+/// Keeps a `Bridge::on_tool_result` or `Bridge::on_tool_change` listener registered until dropped.
+#[must_use = "the listener is removed when this guard is dropped"]
+pub struct ListenerGuard {
+    id: Option<u64>,
+}
+
+impl ListenerGuard {
+    pub(crate) fn new(id: u64) -> Self {
+        Self { id: Some(id) }
+    }
+
+    /// Keeps the listener for the life of the page.
+    pub fn forget(mut self) {
+        self.id = None;
+    }
+}
+
+impl Drop for ListenerGuard {
+    fn drop(&mut self) {
+        if let Some(id) = self.id {
+            with_core(|state| state.listeners.remove(id));
+        }
+    }
+}

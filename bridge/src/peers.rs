@@ -1,0 +1,139 @@
+//! The windows this page talks to, and how: window messages addressed to the window's exact origin, or a private
+//! `MessagePort` set up between two bridges (docs/protocol.md, `WEBMCP_CONNECT`).
+
+use gloo_events::EventListener;
+use wasm_bindgen::JsValue;
+use webmcp_policy::RequestId;
+use webmcp_policy::envelope::ToolDescriptor;
+
+/// A window this page knows, at one origin. The same window at another origin (after it navigated) is another
+/// peer: nothing learned from one origin ever applies to the other.
+pub(crate) type PeerId = u32;
+
+/// This page itself, for calls to its own tools.
+pub(crate) const SELF_PEER: PeerId = 0;
+
+pub(crate) struct Peer {
+    pub id: PeerId,
+    /// The WindowProxy (possibly of another origin: only `postMessage`, `closed`, frames are used).
+    pub window: JsValue,
+    /// The origin the browser reported for this window's messages, or the exact origin our request was
+    /// addressed to and answered from.
+    pub origin: String,
+    /// How to find the window again after a reload (see `candidateWindows` in glue.js), when known.
+    pub locator: Option<String>,
+    /// The peer said `"bridge": 1`: it speaks the extensions.
+    pub bridge: bool,
+    /// Its tools, as last listed.
+    pub tools: Vec<ToolDescriptor>,
+    /// It listed our tools: tell it when they change.
+    pub listed_ours: bool,
+    /// A private port to it, once set up.
+    pub port: Option<PortLink>,
+    /// Our `WEBMCP_CONNECT` waiting for its `WEBMCP_CONNECTED`.
+    pub connecting: Option<(RequestId, web_sys::MessagePort, EventListener)>,
+    /// The peer went away (GOING_AWAY, closed, navigated): it gets nothing more.
+    pub gone: bool,
+}
+
+/// A connected port, with the envelopes waiting to be sent as one batch at the end of the task.
+pub(crate) struct PortLink {
+    pub port: web_sys::MessagePort,
+    pub outbox: Vec<String>,
+    _listener: EventListener,
+}
+
+impl PortLink {
+    pub fn new(port: web_sys::MessagePort, listener: EventListener) -> Self {
+        Self { port, outbox: Vec::new(), _listener: listener }
+    }
+}
+
+impl Drop for PortLink {
+    fn drop(&mut self) {
+        self.port.close();
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct Peers {
+    list: Vec<Peer>,
+    next_id: PeerId,
+}
+
+impl Peers {
+    pub fn new(own_window: JsValue, own_origin: &str) -> Self {
+        let me = Peer {
+            id: SELF_PEER,
+            window: own_window,
+            origin: own_origin.to_owned(),
+            locator: Some("self".to_owned()),
+            bridge: true,
+            tools: Vec::new(),
+            listed_ours: false,
+            port: None,
+            connecting: None,
+            gone: false,
+        };
+        Self { list: vec![me], next_id: SELF_PEER + 1 }
+    }
+
+    pub fn get(&self, id: PeerId) -> Option<&Peer> {
+        self.list.iter().find(|p| p.id == id)
+    }
+
+    pub fn get_mut(&mut self, id: PeerId) -> Option<&mut Peer> {
+        self.list.iter_mut().find(|p| p.id == id)
+    }
+
+    /// The live peer for `window` at `origin`.
+    pub fn find(&self, window: &JsValue, origin: &str) -> Option<PeerId> {
+        self.list.iter().find(|p| !p.gone && p.origin == origin && js_sys::Object::is(&p.window, window)).map(|p| p.id)
+    }
+
+    /// The live peer for `window` at `origin`, created when new. A new locator replaces an old one.
+    pub fn upsert(&mut self, window: &JsValue, origin: &str, locator: Option<&str>) -> PeerId {
+        if let Some(id) = self.find(window, origin) {
+            if let (Some(peer), Some(locator)) = (self.get_mut(id), locator) {
+                peer.locator = Some(locator.to_owned());
+            }
+            return id;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.list.push(Peer {
+            id,
+            window: window.clone(),
+            origin: origin.to_owned(),
+            locator: locator.map(str::to_owned),
+            bridge: false,
+            tools: Vec::new(),
+            listed_ours: false,
+            port: None,
+            connecting: None,
+            gone: false,
+        });
+        id
+    }
+
+    /// Marks a peer gone: its port closes, its tools are forgotten.
+    pub fn forget(&mut self, id: PeerId) {
+        if id == SELF_PEER {
+            return;
+        }
+        if let Some(peer) = self.get_mut(id) {
+            peer.gone = true;
+            peer.port = None;
+            peer.connecting = None;
+            peer.tools.clear();
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Peer> {
+        self.list.iter().filter(|p| !p.gone)
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Peer> {
+        self.list.iter_mut().filter(|p| !p.gone)
+    }
+}

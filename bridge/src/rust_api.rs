@@ -1,0 +1,409 @@
+//! The Rust API: the same powers as the JavaScript one, with futures and guards.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+
+use serde_json::Value;
+use wasm_bindgen::JsValue;
+use webmcp_policy::envelope::ToolDescriptor;
+use webmcp_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName};
+
+use crate::consumer::{CallTarget, ListWaiter, Waiter};
+use crate::core::{Core, with_core};
+use crate::listeners::ListenerGuard;
+use crate::oneshot;
+use crate::peers::PeerId;
+use crate::registry::{Handler, LocalTool, ToolFuture};
+use crate::user::Outcome;
+use crate::{BridgeError, BridgeOptions, CallError, js};
+
+/// The page's bridge. Cloning it is cheap; every clone is the same bridge.
+///
+/// There is one bridge per page: `install` a second time returns the first (its options win).
+#[derive(Clone)]
+pub struct Bridge {
+    core: Rc<Core>,
+}
+
+impl Bridge {
+    /// Installs the bridge in this page (or returns the one already installed): it starts answering other
+    /// windows and defines `document.modelContext` where the page has none.
+    pub fn install(options: BridgeOptions) -> Result<Self, BridgeError> {
+        let core = crate::js_api::install_core(options)?;
+        Ok(Self { core })
+    }
+
+    /// The `document.modelContext`-shaped JavaScript object of this bridge (an `EventTarget` with
+    /// `registerTool`, `getTools`, `executeTool`, and `toolchange` / `toolresult` events).
+    pub fn model_context(&self) -> JsValue {
+        self.core.context.borrow().clone()
+    }
+
+    /// Registers a tool. It is visible to this page's own origin and to `expose_tools_to` (or to the tool's
+    /// own `exposed_to`), and unregistered when the returned guard drops.
+    pub fn register_tool(&self, tool: ToolDefinition) -> Result<ToolRegistration, BridgeError> {
+        let name = tool.name.clone();
+        let local = tool.into_local()?;
+        let registration = self.core.run(|state| state.register(local, None))?;
+        Ok(ToolRegistration { name: Some(name), registration })
+    }
+
+    /// Lists the tools of this page and of the windows around it (its parent, the parent's frames, its own
+    /// frames, its opener) whose origin is this page's own or allowed by `from_origins`.
+    pub async fn get_tools(&self, from_origins: OriginList) -> Vec<RemoteTool> {
+        let (sender, receiver) = oneshot::channel();
+        self.core.run(|state| {
+            let timeout = state.options.discovery_timeout_ms;
+            state.discover(from_origins, Vec::new(), timeout, ListWaiter::Rust(sender));
+        });
+        receiver.await.unwrap_or_default()
+    }
+
+    /// Calls a tool. Dropping the returned future before it completes stops the call (the provider is told).
+    pub fn execute_tool(&self, tool: &RemoteTool, args: Value, options: CallOptions) -> ToolCall {
+        let (sender, receiver) = oneshot::channel();
+        let call = ToolCall { receiver, done: false };
+        if !args.is_object() {
+            sender.send(Outcome::Failed(ToolError::new(ErrorKind::InvalidArgs, "arguments must be a JSON object")));
+            return call;
+        }
+        let Ok(name) = ToolName::new(tool.name.clone()) else {
+            sender.send(Outcome::Failed(ToolError::new(ErrorKind::UnknownTool, "the tool has an invalid name")));
+            return call;
+        };
+        let target = CallTarget { peer: tool.peer, tool: name };
+        let args = JsonText::from_value(&args);
+        self.core.run(move |state| {
+            state.with_journals(move |state| state.start_call(target, args, options, Waiter::Rust(sender)));
+        });
+        call
+    }
+
+    /// Calls `listener` for every call of this page that settles (the `toolresult` event).
+    pub fn on_tool_result(&self, listener: impl Fn(&ToolResult) + 'static) -> ListenerGuard {
+        ListenerGuard::new(self.core.run(|state| state.listeners.add_tool_result(Rc::new(listener))))
+    }
+
+    /// Calls `listener` whenever the tools of this page or of a listed window change (the `toolchange` event).
+    pub fn on_tool_change(&self, listener: impl Fn() + 'static) -> ListenerGuard {
+        ListenerGuard::new(self.core.run(|state| state.listeners.add_tool_change(Rc::new(listener))))
+    }
+}
+
+/// The options of one call.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// The caller's idempotency key: a second call with the same key never runs the tool again.
+    pub call_id: Option<String>,
+    /// Stop the call when it takes longer than this (ms). No limit by default.
+    pub timeout_ms: Option<u32>,
+}
+
+impl CallOptions {
+    /// These options with an idempotency key.
+    pub fn call_id(mut self, call_id: impl Into<String>) -> Self {
+        self.call_id = Some(call_id.into());
+        self
+    }
+
+    /// These options with a time limit.
+    pub fn timeout_ms(mut self, ms: u32) -> Self {
+        self.timeout_ms = Some(ms);
+        self
+    }
+}
+
+/// A call in progress. Resolves to the tool's result, or the error that keeps the provider's `status` and
+/// `retryAfter`. Dropping it before it resolves stops the call.
+#[must_use = "dropping a ToolCall stops the call"]
+pub struct ToolCall {
+    receiver: oneshot::Receiver<Outcome>,
+    done: bool,
+}
+
+impl Future for ToolCall {
+    type Output = Result<Value, CallError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let outcome = match Pin::new(&mut self.receiver).poll(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(outcome) => outcome,
+        };
+        self.done = true;
+        Poll::Ready(match outcome {
+            Some(Outcome::Completed(text)) => {
+                serde_json::from_str(&text).map_err(|e| CallError::Invalid(e.to_string()))
+            }
+            Some(Outcome::Failed(error)) => Err(CallError::Tool(error)),
+            Some(Outcome::Stopped) => {
+                Err(CallError::Tool(ToolError::new(ErrorKind::Cancelled, webmcp_policy::journal::STOPPED_MESSAGE)))
+            }
+            None => Err(CallError::Invalid("the bridge dropped the call".into())),
+        })
+    }
+}
+
+impl Drop for ToolCall {
+    fn drop(&mut self) {
+        if !self.done {
+            // Runs after this receiver is marked gone: the bridge stops calls nobody waits for.
+            let receiver = std::mem::replace(&mut self.receiver, oneshot::channel().1);
+            drop(receiver);
+            with_core(|state| state.stop_abandoned_calls());
+        }
+    }
+}
+
+/// A tool of this page or of another window, as listed by [`Bridge::get_tools`].
+#[derive(Debug, Clone)]
+pub struct RemoteTool {
+    name: String,
+    description: String,
+    input_schema: Option<JsonText>,
+    annotations: Option<JsonText>,
+    origin: String,
+    pub(crate) peer: PeerId,
+}
+
+impl RemoteTool {
+    pub(crate) fn from_descriptor(descriptor: ToolDescriptor, origin: &str, peer: PeerId) -> Self {
+        Self {
+            name: descriptor.name.to_string(),
+            description: descriptor.description,
+            input_schema: descriptor.input_schema,
+            annotations: descriptor.annotations,
+            origin: origin.to_owned(),
+            peer,
+        }
+    }
+
+    /// The tool's name (unique within its window, not across windows).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the tool does.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The origin of the window that runs it, as the browser reported it.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// The JSON Schema of its arguments.
+    pub fn input_schema(&self) -> Option<Value> {
+        self.input_schema.as_ref().and_then(|s| s.to_value().ok())
+    }
+
+    /// Its annotations (`readOnlyHint`, ...).
+    pub fn annotations(&self) -> Option<Value> {
+        self.annotations.as_ref().and_then(|a| a.to_value().ok())
+    }
+
+    pub(crate) fn to_js(&self) -> JsValue {
+        let parse = |text: &Option<JsonText>| {
+            text.as_ref().and_then(|t| js_sys::JSON::parse(t.as_str()).ok()).unwrap_or(JsValue::UNDEFINED)
+        };
+        let window =
+            with_core(|state| state.peers.get(self.peer).map(|p| p.window.clone())).flatten().unwrap_or(JsValue::NULL);
+        js::make_tool_object(
+            &self.name,
+            &self.description,
+            &parse(&self.input_schema),
+            &parse(&self.annotations),
+            &self.origin,
+            &window,
+            self.peer,
+        )
+    }
+}
+
+/// How a call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallStatus {
+    /// It returned a result.
+    Completed,
+    /// The tool threw or the provider refused the call.
+    Failed,
+    /// The caller stopped it.
+    Stopped,
+    /// A page went away while it ran: it may or may not have taken effect.
+    Interrupted,
+}
+
+impl CallStatus {
+    /// `"completed"`, `"failed"`, `"stopped"` or `"interrupted"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Stopped => "stopped",
+            Self::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// A settled call, as the `toolresult` event reports it.
+#[derive(Debug, Clone)]
+pub struct ToolResult {
+    /// The caller's `callId`, or the id the bridge made.
+    pub call_id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The origin of the window that ran it.
+    pub origin: String,
+    pub(crate) outcome: Outcome,
+    /// Milliseconds from the call's start to its end.
+    pub duration_ms: u64,
+    /// The call settled in a later page than the one that started it.
+    pub recovered: bool,
+}
+
+impl ToolResult {
+    /// How the call ended.
+    pub fn status(&self) -> CallStatus {
+        match &self.outcome {
+            Outcome::Completed(_) => CallStatus::Completed,
+            Outcome::Stopped => CallStatus::Stopped,
+            Outcome::Failed(error) if error.kind == ErrorKind::Interrupted => CallStatus::Interrupted,
+            Outcome::Failed(_) => CallStatus::Failed,
+        }
+    }
+
+    /// The result, when the call completed.
+    pub fn result(&self) -> Option<Value> {
+        match &self.outcome {
+            Outcome::Completed(text) => serde_json::from_str(text).ok(),
+            _ => None,
+        }
+    }
+
+    /// The error, for any other status.
+    pub fn error(&self) -> Option<ToolError> {
+        match &self.outcome {
+            Outcome::Completed(_) => None,
+            Outcome::Failed(error) => Some(error.clone()),
+            Outcome::Stopped => Some(ToolError::new(ErrorKind::Cancelled, webmcp_policy::journal::STOPPED_MESSAGE)),
+        }
+    }
+
+    pub(crate) fn to_js_detail(&self) -> JsValue {
+        let detail = js_sys::Object::new();
+        let set = |key: &str, value: &JsValue| {
+            let _ = js_sys::Reflect::set(&detail, &JsValue::from_str(key), value);
+        };
+        set("callId", &JsValue::from_str(&self.call_id));
+        set("name", &JsValue::from_str(&self.name));
+        set("origin", &JsValue::from_str(&self.origin));
+        set("status", &JsValue::from_str(self.status().as_str()));
+        match self.outcome.to_js() {
+            Ok(result) => set("result", &result),
+            Err(error) => set("error", &error),
+        }
+        set("durationMs", &JsValue::from_f64(self.duration_ms as f64));
+        set("recovered", &JsValue::from_bool(self.recovered));
+        detail.into()
+    }
+}
+
+/// A tool defined in Rust.
+pub struct ToolDefinition {
+    name: String,
+    description: String,
+    input_schema: Option<Value>,
+    annotations: Option<Value>,
+    exposed_to: Option<OriginList>,
+    validate_args: bool,
+    handler: Rc<dyn Fn(Value, web_sys::AbortSignal) -> ToolFuture>,
+}
+
+impl ToolDefinition {
+    /// A tool named `name` that runs `handler(args, signal)`; `signal` aborts when the caller stops the call.
+    pub fn new<F, Fut>(name: impl Into<String>, description: impl Into<String>, handler: F) -> Self
+    where
+        F: Fn(Value, web_sys::AbortSignal) -> Fut + 'static,
+        Fut: Future<Output = Result<Value, ToolError>> + 'static,
+    {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            input_schema: None,
+            annotations: None,
+            exposed_to: None,
+            validate_args: true,
+            handler: Rc::new(move |args, signal| Box::pin(handler(args, signal))),
+        }
+    }
+
+    /// The JSON Schema of the arguments; calls whose arguments do not match are refused before the tool runs.
+    pub fn input_schema(mut self, schema: Value) -> Self {
+        self.input_schema = Some(schema);
+        self
+    }
+
+    /// The tool's annotations.
+    pub fn annotations(mut self, annotations: Value) -> Self {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// The origins that may see this tool, instead of the page's `expose_tools_to`.
+    pub fn exposed_to(mut self, origins: OriginList) -> Self {
+        self.exposed_to = Some(origins);
+        self
+    }
+
+    /// Whether arguments are checked against the schema (true by default).
+    pub fn validate_args(mut self, validate: bool) -> Self {
+        self.validate_args = validate;
+        self
+    }
+
+    fn into_local(self) -> Result<LocalTool, BridgeError> {
+        let name = ToolName::new(self.name)?;
+        let checker = match (&self.input_schema, self.validate_args) {
+            (Some(schema), true) => Some(
+                ArgSchema::compile(schema).map_err(|source| BridgeError::Schema { tool: name.to_string(), source })?,
+            ),
+            _ => None,
+        };
+        Ok(LocalTool {
+            input_schema: self.input_schema.as_ref().map(JsonText::from_value),
+            annotations: self.annotations.as_ref().map(JsonText::from_value),
+            name,
+            description: self.description,
+            checker,
+            exposed_to: self.exposed_to,
+            handler: Handler::Rust(self.handler),
+            registration: 0,
+        })
+    }
+}
+
+/// Keeps a tool registered until dropped.
+#[must_use = "the tool is unregistered when this guard is dropped"]
+pub struct ToolRegistration {
+    name: Option<String>,
+    registration: u64,
+}
+
+impl ToolRegistration {
+    /// Keeps the tool registered for the life of the page.
+    pub fn forget(mut self) {
+        self.name = None;
+    }
+}
+
+impl Drop for ToolRegistration {
+    fn drop(&mut self) {
+        if let Some(name) = self.name.take() {
+            let registration = self.registration;
+            with_core(|state| state.unregister(&name, Some(registration)));
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Which tab and frame this page is, so that it resumes its own calls and nobody else's (docs/once-only.md §5).
+//!
+//! The tab id lives in sessionStorage, which browsers copy into a duplicated tab (and into a window opened with
+//! `window.open`). The copy is told apart from a reload with a Web Lock named after the tab and the frame slot:
+//! the original page holds it for as long as it lives, and says so on a BroadcastChannel when asked; the old page
+//! of a reload is gone and releases it.
+
+use std::rc::Rc;
+
+use wasm_bindgen_futures::JsFuture;
+use webmcp_policy::journal::{ConsumerJournal, Owner, ProviderJournal};
+use webmcp_policy::log_store::LogStore;
+
+use crate::core::{Core, Journals};
+use crate::store::RawStore;
+use crate::{console, js, random};
+
+const TAB_KEY: &str = "webmcp:tab";
+const CHANNEL: &str = "webmcp-bridge";
+/// How long to wait for a reload's old page to release its lock before calling this page a copy.
+const CLAIM_TIMEOUT_MS: u32 = 3000;
+
+fn new_tab_id() -> String {
+    random::random_id("t").unwrap_or_else(|_| format!("t{}", js_sys::Date::now() as u64))
+}
+
+/// Learns who this page is, opens its journals and resumes its calls; work that needs the journals waits.
+pub(crate) fn claim_owner(core: Rc<Core>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let session = core.state.borrow().options.session_storage;
+        let slot = js::frame_path();
+        let (mut raw, problem) = RawStore::open(session);
+        if let Some(problem) = problem {
+            console::warn(&format!(
+                "sessionStorage is unavailable ({problem}): the call journal lives in memory, so a reload of this page \
+                 cannot resume its calls (see docs/once-only.md §7)"
+            ));
+        }
+        let mut tab = raw.get(TAB_KEY).filter(|t| Owner::new(t.clone(), "top").is_ok()).unwrap_or_else(new_tab_id);
+        if let RawStore::Session(storage) = &raw {
+            let _ = storage.set_item(TAB_KEY, &tab);
+            let claim =
+                JsFuture::from(js::claim_lock(&format!("webmcp:{tab}:{slot}"), CHANNEL, CLAIM_TIMEOUT_MS)).await;
+            if claim.ok().and_then(|a| a.as_string()).as_deref() == Some("duplicate") {
+                // A copy of a live tab: its calls are the original's, not ours.
+                tab = new_tab_id();
+                let _ = storage.set_item(TAB_KEY, &tab);
+                let _ =
+                    JsFuture::from(js::claim_lock(&format!("webmcp:{tab}:{slot}"), CHANNEL, CLAIM_TIMEOUT_MS)).await;
+            }
+        }
+        let owner = match Owner::new(tab, slot) {
+            Ok(owner) => owner,
+            Err(error) => {
+                console::warn(&format!("cannot name this page for its journal ({error}); using memory only"));
+                raw = RawStore::Memory(Default::default());
+                match Owner::new(new_tab_id(), "top") {
+                    Ok(owner) => owner,
+                    Err(_) => return,
+                }
+            }
+        };
+        let now = js_sys::Date::now() as u64;
+        let config = core.state.borrow().options.journal.clone();
+        let consumer_raw = match &raw {
+            RawStore::Session(storage) => RawStore::Session(storage.clone()),
+            RawStore::Memory(_) => RawStore::Memory(Default::default()),
+        };
+        let mut consumer_log =
+            LogStore::open(consumer_raw, &format!("webmcp:log:c:{}:{}:", owner.tab(), owner.slot()), now);
+        let mut provider_log = LogStore::open(raw, &format!("webmcp:log:p:{}:{}:", owner.tab(), owner.slot()), now);
+        for discarded in consumer_log.take_discarded().into_iter().chain(provider_log.take_discarded()) {
+            console::warn(&format!(
+                "discarded a journal record it cannot read ({}: {})",
+                discarded.key, discarded.reason
+            ));
+        }
+        let (mut consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
+        let mut provider = ProviderJournal::open(provider_log, owner, config, now);
+        for warning in consumer.take_warnings().into_iter().chain(provider.take_warnings()) {
+            console::warn(&format!("journal: {warning}"));
+        }
+        core.run(move |state| {
+            state.journals = Some(Journals { consumer, provider });
+            state.flush_journals();
+            state.recover(recoveries);
+            for work in std::mem::take(&mut state.waiting_for_journals) {
+                work(state);
+            }
+            state.announce_presence();
+        });
+    });
+}

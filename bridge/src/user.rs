@@ -1,0 +1,143 @@
+//! Calls into page code (tools, promise settlements, event listeners), queued while the bridge's state is
+//! borrowed and run after, so that page code may call back into the bridge.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsValue;
+use webmcp_policy::{JsonText, ToolError};
+
+use crate::core::with_core;
+use crate::registry::ToolFuture;
+use crate::{RemoteTool, ToolResult, js};
+
+/// How a call ended, as its waiters learn it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Outcome {
+    /// The result, as JSON text.
+    Completed(String),
+    /// The error (an interrupted call is a failure of kind `Interrupted`).
+    Failed(ToolError),
+    /// The caller stopped it.
+    Stopped,
+}
+
+impl Outcome {
+    /// The JavaScript value of a result, or the Error to reject with.
+    pub fn to_js(&self) -> Result<JsValue, JsValue> {
+        match self {
+            Outcome::Completed(text) => {
+                // The reviver that drops `__proto__` keys is slower: use it only when one may be there.
+                let parsed = if text.contains("__proto__") {
+                    js::parse_without_proto_keys(text)
+                } else {
+                    js_sys::JSON::parse(text)
+                };
+                Ok(parsed.unwrap_or(JsValue::NULL))
+            }
+            Outcome::Failed(error) => Err(error_to_js(error)),
+            Outcome::Stopped => Err(js::make_error(
+                webmcp_policy::journal::STOPPED_MESSAGE,
+                "AbortError",
+                "cancelled",
+                JsValue::UNDEFINED,
+                JsValue::UNDEFINED,
+            )),
+        }
+    }
+}
+
+/// An `Error` with the provider's message, name, status and retryAfter, and the failure's `code`.
+pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
+    let status = error.status.map_or(JsValue::UNDEFINED, |s| JsValue::from(s));
+    let retry_after = match &error.retry_after {
+        Some(webmcp_policy::RetryAfter::Seconds(s)) => JsValue::from_f64(*s),
+        Some(webmcp_policy::RetryAfter::Text(t)) => JsValue::from_str(t),
+        None => JsValue::UNDEFINED,
+    };
+    js::make_error(&error.message, error.error_name(), error.kind.as_str(), status, retry_after)
+}
+
+pub(crate) enum UserCall {
+    RunJsTool {
+        token: u32,
+        execute: js_sys::Function,
+        this: JsValue,
+        args: String,
+        signal: web_sys::AbortSignal,
+    },
+    RunRustTool {
+        token: u32,
+        run: Rc<dyn Fn(serde_json::Value, web_sys::AbortSignal) -> ToolFuture>,
+        args: JsonText,
+        signal: web_sys::AbortSignal,
+    },
+    Abort(web_sys::AbortController),
+    SettleJs {
+        resolve: js_sys::Function,
+        reject: js_sys::Function,
+        outcome: Outcome,
+    },
+    Reject {
+        reject: js_sys::Function,
+        error: JsValue,
+    },
+    ResolveTools {
+        resolve: js_sys::Function,
+        tools: Vec<RemoteTool>,
+    },
+    FireToolResult(ToolResult),
+    FireToolChange,
+}
+
+impl UserCall {
+    pub fn run(self, context: &JsValue) {
+        match self {
+            UserCall::RunJsTool { token, execute, this, args, signal } => {
+                js::run_tool(token, &execute, &this, &args, &signal)
+            }
+            UserCall::RunRustTool { token, run, args, signal } => {
+                let args = args.to_value().unwrap_or(serde_json::Value::Null);
+                let future = run(args, signal);
+                wasm_bindgen_futures::spawn_local(async move {
+                    let settled = future.await;
+                    with_core(|state| state.rust_tool_settled(token, settled));
+                });
+            }
+            UserCall::Abort(controller) => controller.abort(),
+            UserCall::SettleJs { resolve, reject, outcome } => {
+                let _ = match outcome.to_js() {
+                    Ok(value) => resolve.call1(&JsValue::UNDEFINED, &value),
+                    Err(error) => reject.call1(&JsValue::UNDEFINED, &error),
+                };
+            }
+            UserCall::Reject { reject, error } => {
+                let _ = reject.call1(&JsValue::UNDEFINED, &error);
+            }
+            UserCall::ResolveTools { resolve, tools } => {
+                let list = js_sys::Array::new();
+                for tool in &tools {
+                    list.push(&tool.to_js());
+                }
+                let _ = resolve.call1(&JsValue::UNDEFINED, &list);
+            }
+            UserCall::FireToolResult(result) => {
+                if !context.is_undefined() {
+                    js::fire_tool_result(context, &result.to_js_detail());
+                }
+                let listeners = with_core(|state| state.listeners.tool_result()).unwrap_or_default();
+                for listener in listeners {
+                    listener(&result);
+                }
+            }
+            UserCall::FireToolChange => {
+                if !context.is_undefined() {
+                    js::fire_tool_change(context);
+                }
+                let listeners = with_core(|state| state.listeners.tool_change()).unwrap_or_default();
+                for listener in listeners {
+                    listener();
+                }
+            }
+        }
+    }
+}

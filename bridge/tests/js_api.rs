@@ -1,0 +1,421 @@
+//! The JavaScript API in a real browser page: install, tools of this page, errors, aborts, idempotency, events,
+//! result safety, and the plain WebMCP peers (same-origin and sandboxed frames) around it.
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use js_sys::{Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(module = "/tests/helpers.js")]
+extern "C" {
+    #[wasm_bindgen(thread_local_v2, js_name = postedTargets)]
+    static POSTED_TARGETS: js_sys::Array;
+    #[wasm_bindgen(js_name = nextTask)]
+    fn next_task(ms: u32) -> Promise;
+    fn settle(promise: &Promise) -> Promise;
+    fn thrown(f: &js_sys::Function) -> JsValue;
+    #[wasm_bindgen(js_name = registerCounting)]
+    fn register_counting(mc: &JsValue, name: &str, execute: &js_sys::Function, extra: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = waitForEvent)]
+    fn wait_for_event(target: &JsValue, kind: &str, predicate: &js_sys::Function) -> Promise;
+    #[wasm_bindgen(js_name = detailOf)]
+    fn detail_of(event: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = plainPeerFrame)]
+    fn plain_peer_frame(tools: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = plainConsumerFrame)]
+    fn plain_consumer_frame() -> Promise;
+    #[wasm_bindgen(js_name = opaqueFrameProbe)]
+    fn opaque_frame_probe(messages: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = journalKeys)]
+    fn journal_keys() -> js_sys::Array;
+    fn hide();
+}
+
+fn mc() -> JsValue {
+    webmcp_bridge::install(JsValue::UNDEFINED).unwrap()
+}
+
+fn json(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).unwrap()
+}
+
+fn get(object: &JsValue, path: &str) -> JsValue {
+    path.split('.').fold(object.clone(), |value, key| Reflect::get(&value, &JsValue::from_str(key)).unwrap())
+}
+
+fn text(value: &JsValue) -> String {
+    js_sys::JSON::stringify(value).map(String::from).unwrap_or_else(|_| format!("{value:?}"))
+}
+
+async fn wait(promise: Promise) -> JsValue {
+    JsFuture::from(promise).await.unwrap()
+}
+
+async fn call(method: &str, args: &[JsValue]) -> JsValue {
+    let context = mc();
+    let function: js_sys::Function = get(&context, method).dyn_into().unwrap();
+    let result = function.apply(&context, &args.iter().collect::<js_sys::Array>()).unwrap();
+    wait(settle(&result.dyn_into::<Promise>().unwrap())).await
+}
+
+fn function(body: &str) -> js_sys::Function {
+    js_sys::Function::new_with_args("args, context", body)
+}
+
+async fn local_tool(name: &str) -> JsValue {
+    let tools = call("getTools", &[Object::new().into()]).await;
+    let tools: js_sys::Array = get(&tools, "value").dyn_into().unwrap();
+    tools
+        .iter()
+        .find(|t| get(t, "name").as_string().as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no tool {name}"))
+}
+
+#[wasm_bindgen_test]
+fn install_defines_document_model_context_once() {
+    let first = mc();
+    let document = web_sys::window().unwrap().document().unwrap();
+    assert!(Object::is(&get(&document.into(), "modelContext"), &first));
+    assert!(Object::is(
+        &webmcp_bridge::install(json(r#"{"exposeToolsTo":"https://widget.example"}"#)).unwrap(),
+        &first
+    ));
+    assert!(first.is_instance_of::<web_sys::EventTarget>());
+}
+
+#[wasm_bindgen_test]
+fn bad_origin_lists_throw_errors_that_say_what_to_write() {
+    // The bridge is already installed by another test or not: a bad list is refused either way, before install.
+    let error = webmcp_bridge::install(json(r#"{"exposeToolsTo":"https://a.example, *"}"#));
+    if let Err(error) = error {
+        let message = get(&error, "message").as_string().unwrap();
+        assert!(message.contains("exposeToolsTo"), "{message}");
+        assert!(message.contains("list the origins"), "{message}");
+    }
+    let mc = mc();
+    let register = Reflect::get(&mc, &"registerTool".into()).unwrap().dyn_into::<js_sys::Function>().unwrap();
+    let tool = json(r#"{"name":"ok_name","description":"d"}"#);
+    Reflect::set(&tool, &"execute".into(), &function("return 1")).unwrap();
+    let options = json(r#"{"exposedTo":["https://a.example/app"]}"#);
+    let bound = register.bind2(&mc, &tool, &options);
+    let error = thrown(bound.unchecked_ref());
+    let message = get(&error, "message").as_string().unwrap();
+    assert!(message.contains("did you mean https://a.example?"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn register_tool_refuses_bad_definitions_with_type_errors() {
+    let mc = mc();
+    let register = Reflect::get(&mc, &"registerTool".into()).unwrap().dyn_into::<js_sys::Function>().unwrap();
+    let cases = [
+        (r#"{"name":"bad name","description":"d"}"#, true, "tool name holds ' '"),
+        (r#"{"name":"no_description"}"#, true, "tool.description must be a non-empty string"),
+        (r#"{"name":"no_execute","description":"d"}"#, false, "tool.execute must be a function"),
+        (
+            r#"{"name":"bad_schema","description":"d","inputSchema":{"type":"object","properties":{"size":{"enum":"small"}}}}"#,
+            true,
+            "inputSchema.properties.size.enum",
+        ),
+    ];
+    for (definition, with_execute, expected) in cases {
+        let tool = json(definition);
+        if with_execute {
+            Reflect::set(&tool, &"execute".into(), &function("return 1")).unwrap();
+        }
+        let error = thrown(register.bind1(&mc, &tool).unchecked_ref());
+        assert_eq!(get(&error, "type").as_string().as_deref(), Some("TypeError"), "{definition}");
+        let message = get(&error, "message").as_string().unwrap();
+        assert!(message.contains(expected), "{definition}: {message}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_page_lists_and_calls_its_own_tools() {
+    let mc = mc();
+    let runs = register_counting(&mc, "echo_local", &function("return { echoed: args.word };"), &JsValue::UNDEFINED);
+    let tool = local_tool("echo_local").await;
+    assert_eq!(get(&tool, "origin").as_string(), web_sys::window().map(|w| w.origin()));
+    let result = call("executeTool", &[tool, json(r#"{"word":"hi"}"#)]).await;
+    assert_eq!(text(&result), r#"{"ok":true,"value":{"echoed":"hi"}}"#);
+    assert_eq!(get(&runs, "count").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+async fn thrown_errors_keep_message_status_and_retry_after() {
+    let mc = mc();
+    register_counting(
+        &mc,
+        "rate_limited",
+        &function(r#"throw Object.assign(new Error("Search is rate limited"), { status: 429, retryAfter: 30 });"#),
+        &JsValue::UNDEFINED,
+    );
+    register_counting(
+        &mc,
+        "string_retry",
+        &function(r#"throw Object.assign(new TypeError("slow down"), { status: 503, retryAfter: "1.5" });"#),
+        &JsValue::UNDEFINED,
+    );
+    register_counting(
+        &mc,
+        "garbage_fields",
+        &function(r#"throw Object.assign(new Error("bad"), { status: 42, retryAfter: -1 });"#),
+        &JsValue::UNDEFINED,
+    );
+    register_counting(&mc, "throws_string", &function(r#"throw "just a string";"#), &JsValue::UNDEFINED);
+
+    let result = call("executeTool", &[local_tool("rate_limited").await, Object::new().into()]).await;
+    assert_eq!(
+        text(&result),
+        r#"{"ok":false,"name":"Error","message":"Search is rate limited","code":"tool_error","status":429,"retryAfter":30,"isError":true}"#
+    );
+    let result = call("executeTool", &[local_tool("string_retry").await, Object::new().into()]).await;
+    assert_eq!(
+        text(&result),
+        r#"{"ok":false,"name":"TypeError","message":"slow down","code":"tool_error","status":503,"retryAfter":"1.5","isError":true}"#
+    );
+    let result = call("executeTool", &[local_tool("garbage_fields").await, Object::new().into()]).await;
+    assert_eq!(text(&result), r#"{"ok":false,"name":"Error","message":"bad","code":"tool_error","isError":true}"#);
+    let result = call("executeTool", &[local_tool("throws_string").await, Object::new().into()]).await;
+    assert_eq!(get(&result, "message").as_string().as_deref(), Some("just a string"));
+}
+
+#[wasm_bindgen_test]
+async fn arguments_are_checked_against_the_schema_before_the_tool_runs() {
+    let mc = mc();
+    let extra = json(
+        r#"{"inputSchema":{"type":"object","properties":{"size":{"enum":["small","medium","large"]}},"required":["size"]}}"#,
+    );
+    let runs = register_counting(&mc, "sized", &function("return args.size;"), &extra);
+    let result = call("executeTool", &[local_tool("sized").await, json(r#"{"size":"huge"}"#)]).await;
+    assert_eq!(get(&result, "code").as_string().as_deref(), Some("invalid_args"));
+    let message = get(&result, "message").as_string().unwrap();
+    assert!(message.contains("size must be one of small, medium, large; got \"huge\""), "{message}");
+    assert_eq!(get(&runs, "count").as_f64(), Some(0.0), "the tool never ran");
+    let result = call("executeTool", &[local_tool("sized").await, json(r#"{"size":"large"}"#)]).await;
+    assert_eq!(text(&result), r#"{"ok":true,"value":"large"}"#);
+}
+
+#[wasm_bindgen_test]
+async fn results_are_made_safe_to_post() {
+    let mc = mc();
+    let body = r#"
+        const cycle = { name: "loop" }; cycle.self = cycle;
+        return { when: new Date(0), nothing: undefined, list: [undefined, 1], fn() {}, sym: Symbol("s"),
+                 dialog: document.createElement("dialog"), big: 12345678901234567890n, cycle };"#;
+    register_counting(&mc, "messy_result", &function(body), &JsValue::UNDEFINED);
+    let result = call("executeTool", &[local_tool("messy_result").await, Object::new().into()]).await;
+    assert_eq!(
+        text(&get(&result, "value")),
+        r#"{"when":"1970-01-01T00:00:00.000Z","list":[null,1],"dialog":"[dialog]","big":"12345678901234567890","cycle":{"name":"loop","self":"[circular]"}}"#
+    );
+    register_counting(&mc, "huge_result", &function(r#"return "x".repeat(40000);"#), &JsValue::UNDEFINED);
+    let result = call("executeTool", &[local_tool("huge_result").await, Object::new().into()]).await;
+    assert_eq!(get(&result, "value.truncated").as_bool(), Some(true));
+    let preview = get(&result, "value.preview").as_string().unwrap();
+    assert!(preview.starts_with("\"xxxx") && preview.len() < 30_000, "{}", preview.len());
+}
+
+#[wasm_bindgen_test]
+async fn aborting_rejects_at_once_and_aborts_the_tools_signal() {
+    let mc = mc();
+    let runs = register_counting(
+        &mc,
+        "waits_for_abort",
+        &function("return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve('late')));"),
+        &JsValue::UNDEFINED,
+    );
+    let controller = web_sys::AbortController::new().unwrap();
+    let options = Object::new();
+    Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
+    let tool = local_tool("waits_for_abort").await;
+    let execute = get(&mc, "executeTool").dyn_into::<js_sys::Function>().unwrap();
+    let pending = execute.call3(&mc, &tool, &Object::new(), &options).unwrap().dyn_into::<Promise>().unwrap();
+    let outcome = settle(&pending);
+    // Let the tool start before stopping it.
+    while get(&runs, "count").as_f64() != Some(1.0) {
+        wait(next_task(5)).await;
+    }
+    controller.abort();
+    let outcome = wait(outcome).await;
+    assert_eq!(get(&outcome, "name").as_string().as_deref(), Some("AbortError"));
+    let signal = get(&runs, "signals").dyn_into::<js_sys::Array>().unwrap().get(0);
+    while get(&signal, "aborted").as_bool() != Some(true) {
+        wait(next_task(5)).await;
+    }
+    // A signal that is already aborted rejects without a call.
+    let result = call("executeTool", &[tool, Object::new().into(), options.into()]).await;
+    assert_eq!(get(&result, "name").as_string().as_deref(), Some("AbortError"));
+    assert_eq!(get(&runs, "count").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+async fn the_same_call_id_never_runs_the_tool_twice() {
+    let mc = mc();
+    let runs = register_counting(&mc, "charge", &function("return { charged: args.amount };"), &JsValue::UNDEFINED);
+    let tool = local_tool("charge").await;
+    let options = json(r#"{"callId":"agent-call-7"}"#);
+    let execute = get(&mc, "executeTool").dyn_into::<js_sys::Function>().unwrap();
+    let first = execute.call3(&mc, &tool, &json(r#"{"amount":5}"#), &options).unwrap().dyn_into::<Promise>().unwrap();
+    let joined = execute.call3(&mc, &tool, &json(r#"{"amount":5}"#), &options).unwrap().dyn_into::<Promise>().unwrap();
+    assert_eq!(text(&wait(settle(&first)).await), r#"{"ok":true,"value":{"charged":5}}"#);
+    assert_eq!(text(&wait(settle(&joined)).await), r#"{"ok":true,"value":{"charged":5}}"#);
+    let replay = call("executeTool", &[tool, json(r#"{"amount":5}"#), options]).await;
+    assert_eq!(text(&replay), r#"{"ok":true,"value":{"charged":5}}"#);
+    assert_eq!(get(&runs, "count").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+async fn every_settled_call_fires_toolresult() {
+    let mc = mc();
+    register_counting(&mc, "reports", &function("return 'done';"), &JsValue::UNDEFINED);
+    let is_ours = js_sys::Function::new_with_args("event", "return event.name === 'reports';");
+    let event = wait_for_event(&mc, "toolresult", &is_ours);
+    let tool = local_tool("reports").await;
+    call("executeTool", &[tool, Object::new().into(), json(r#"{"callId":"report-1"}"#)]).await;
+    let detail = detail_of(&wait(event).await);
+    assert_eq!(get(&detail, "callId").as_string().as_deref(), Some("report-1"));
+    assert_eq!(get(&detail, "status").as_string().as_deref(), Some("completed"));
+    assert_eq!(get(&detail, "result").as_string().as_deref(), Some("done"));
+    assert_eq!(get(&detail, "recovered").as_bool(), Some(false));
+    assert!(get(&detail, "durationMs").as_f64().unwrap() >= 0.0);
+}
+
+#[wasm_bindgen_test]
+async fn an_aborted_registration_disappears_and_fires_toolchange() {
+    let mc = mc();
+    let controller = web_sys::AbortController::new().unwrap();
+    let extra = Object::new();
+    let options = Object::new();
+    Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
+    Reflect::set(&extra, &"options".into(), &options).unwrap();
+    register_counting(&mc, "short_lived", &function("return 1;"), &extra);
+    local_tool("short_lived").await;
+    let changed = wait_for_event(&mc, "toolchange", &js_sys::Function::new_no_args("return true;"));
+    controller.abort();
+    wait(changed).await;
+    let tools = get(&call("getTools", &[Object::new().into()]).await, "value").dyn_into::<js_sys::Array>().unwrap();
+    assert!(!tools.iter().any(|t| get(&t, "name").as_string().as_deref() == Some("short_lived")));
+}
+
+#[wasm_bindgen_test]
+async fn bad_call_arguments_reject_with_type_errors() {
+    let mc = mc();
+    register_counting(&mc, "takes_object", &function("return 1;"), &JsValue::UNDEFINED);
+    let tool = local_tool("takes_object").await;
+    let cases: [(JsValue, &str); 3] = [
+        (JsValue::from_f64(5.0), "must be an object"),
+        (json("[1,2]"), "must be an object"),
+        (json(r#""{\"__proto__\":{\"x\":1}}""#), "__proto__"),
+    ];
+    for (args, expected) in cases {
+        let result = call("executeTool", &[tool.clone(), args]).await;
+        assert_eq!(get(&result, "name").as_string().as_deref(), Some("TypeError"));
+        let message = get(&result, "message").as_string().unwrap();
+        assert!(message.contains(expected), "{message}");
+    }
+    let result = call("executeTool", &[json(r#"{"name":"nowhere_tool"}"#), Object::new().into()]).await;
+    assert!(get(&result, "message").as_string().unwrap().contains("pass a tool returned by getTools()"));
+}
+
+#[wasm_bindgen_test]
+async fn a_plain_webmcp_peer_in_a_frame_is_listed_and_called() {
+    let _ = mc();
+    let peer = json(
+        r#"[{"name":"peer_echo","description":"echo"},{"name":"peer_fails","description":"fails","fails":"no stock"}]"#,
+    );
+    wait(plain_peer_frame(&peer)).await;
+    let origin = web_sys::window().unwrap().origin();
+    let tools =
+        get(&call("getTools", &[json(r#"{"timeoutMs":2000}"#)]).await, "value").dyn_into::<js_sys::Array>().unwrap();
+    let echo = tools.iter().find(|t| get(t, "name").as_string().as_deref() == Some("peer_echo")).unwrap_or_else(|| {
+        panic!(
+            "peer tool not listed: {:?}",
+            tools
+                .iter()
+                .map(|t| format!(
+                    "{}@{}",
+                    get(&t, "name").as_string().unwrap_or_default(),
+                    get(&t, "origin").as_string().unwrap_or_default()
+                ))
+                .collect::<Vec<_>>()
+        )
+    });
+    // Filed under the origin of the response event, not the origin the peer claimed.
+    assert_eq!(get(&echo, "origin").as_string(), Some(origin));
+    let result = call("executeTool", &[echo, json(r#"{"q":"pizza"}"#)]).await;
+    assert_eq!(text(&result), r#"{"ok":true,"value":{"echoed":{"q":"pizza"}}}"#);
+    let fails = tools.iter().find(|t| get(t, "name").as_string().as_deref() == Some("peer_fails")).unwrap();
+    let result = call("executeTool", &[fails, Object::new().into()]).await;
+    assert_eq!(get(&result, "message").as_string().as_deref(), Some("no stock"));
+    assert_eq!(get(&result, "code").as_string().as_deref(), Some("tool_error"));
+}
+
+#[wasm_bindgen_test]
+async fn a_plain_consumer_in_a_frame_lists_and_calls_this_pages_tools() {
+    let mc = mc();
+    register_counting(&mc, "for_frames", &function("return 'from parent';"), &JsValue::UNDEFINED);
+    let frame = wait(plain_consumer_frame()).await;
+    let frame_window = get(&frame, "contentWindow");
+    let request = get(&frame_window, "request").dyn_into::<js_sys::Function>().unwrap();
+    // The frame's promises come from another realm: `instanceof Promise` is false for them, so cast unchecked.
+    let listed = wait(
+        request
+            .call1(&frame_window, &json(r#"{"type":"WEBMCP_GET_TOOLS_REQUEST","requestId":"abc123"}"#))
+            .unwrap()
+            .unchecked_into(),
+    )
+    .await;
+    let names: Vec<String> = get(&listed, "data.tools")
+        .dyn_into::<js_sys::Array>()
+        .unwrap()
+        .iter()
+        .filter_map(|t| get(&t, "name").as_string())
+        .collect();
+    assert!(names.contains(&"for_frames".to_string()), "{names:?}");
+    let message =
+        json(r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","requestId":"x1","name":"for_frames","inputObject":{}}"#);
+    let executed = wait(request.call1(&frame_window, &message).unwrap().unchecked_into()).await;
+    assert_eq!(
+        text(&get(&executed, "data")),
+        r#"{"type":"WEBMCP_EXECUTE_TOOL_RESPONSE","requestId":"x1","success":true,"result":"from parent"}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_opaque_origin_frame_gets_no_answer() {
+    let mc = mc();
+    let runs = register_counting(&mc, "secret_tool", &function("return 'secret';"), &JsValue::UNDEFINED);
+    let messages = json(
+        r#"[{"type":"WEBMCP_GET_TOOLS_REQUEST","requestId":"o1"},
+            {"type":"WEBMCP_EXECUTE_TOOL_REQUEST","requestId":"o2","name":"secret_tool","args":{}}]"#,
+    );
+    let report = wait(opaque_frame_probe(&messages)).await;
+    assert_eq!(get(&report, "eventOrigin").as_string().as_deref(), Some("null"));
+    assert_eq!(text(&get(&report, "received")), "[]");
+    assert_eq!(get(&runs, "count").as_f64(), Some(0.0));
+}
+
+#[wasm_bindgen_test]
+async fn the_journal_reaches_session_storage_when_the_page_is_hidden() {
+    let mc = mc();
+    register_counting(&mc, "journaled", &function("return 1;"), &JsValue::UNDEFINED);
+    call("executeTool", &[local_tool("journaled").await, Object::new().into(), json(r#"{"callId":"kept-1"}"#)]).await;
+    hide();
+    let keys: Vec<String> = journal_keys().iter().filter_map(|k| k.as_string()).collect();
+    assert!(keys.iter().any(|k| k.starts_with("webmcp:log:c:")), "{keys:?}");
+    assert!(keys.iter().any(|k| k == "webmcp:tab"), "{keys:?}");
+}
+
+#[wasm_bindgen_test]
+async fn no_message_of_the_bridge_is_addressed_to_star() {
+    let _ = mc();
+    wait(plain_peer_frame(&json(r#"[{"name":"star_check","description":"d"}]"#))).await;
+    call("getTools", &[json(r#"{"fromOrigins":["https://elsewhere.example"],"timeoutMs":200}"#)]).await;
+    let targets: Vec<String> = POSTED_TARGETS.with(|t| t.iter().filter_map(|t| t.as_string()).collect());
+    assert!(!targets.is_empty());
+    assert!(!targets.iter().any(|t| t == "*"), "{targets:?}");
+}
