@@ -50,9 +50,7 @@ pub enum CliError {
     #[error("{0} needs a value: see --help")]
     MissingValue(&'static str),
     /// `--ports` did not hold four ports.
-    #[error(
-        "--ports wants four ports separated by commas (shop,widget,pay,evil), like 8401,8402,8403,8404; got {0:?}"
-    )]
+    #[error("--ports wants four ports separated by commas (shop,widget,pay,evil), like 8401,8402,8403,8404; got {0:?}")]
     BadPorts(String),
     /// `--screenshot` without `--check`.
     #[error("--screenshot is taken during --check: add --check")]
@@ -70,17 +68,11 @@ impl CliArgs {
         let mut args = args.into_iter().map(Into::into);
         while let Some(arg) = args.next() {
             let (flag, inline) = match arg.split_once('=') {
-                Some((flag, value)) if flag.starts_with("--") => {
-                    (flag.to_owned(), Some(value.to_owned()))
-                }
+                Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value.to_owned())),
                 _ => (arg.clone(), None),
             };
-            let mut value = |name: &'static str| {
-                inline
-                    .clone()
-                    .or_else(|| args.next())
-                    .ok_or(CliError::MissingValue(name))
-            };
+            let mut value =
+                |name: &'static str| inline.clone().or_else(|| args.next()).ok_or(CliError::MissingValue(name));
             match flag.as_str() {
                 "--ports" => parsed.ports = parse_ports(&value("--ports")?)?,
                 "--pkg" => parsed.pkg_dir = Some(PathBuf::from(value("--pkg")?)),
@@ -101,17 +93,10 @@ impl CliArgs {
 
 fn parse_ports(list: &str) -> Result<SitePorts, CliError> {
     let bad = || CliError::BadPorts(list.to_owned());
-    let ports: Vec<u16> = list
-        .split(',')
-        .map(|part| part.trim().parse().map_err(|_| bad()))
-        .collect::<Result<_, _>>()?;
+    let ports: Vec<u16> =
+        list.split(',').map(|part| part.trim().parse().map_err(|_| bad())).collect::<Result<_, _>>()?;
     match ports[..] {
-        [shop, widget, pay, evil] => Ok(SitePorts {
-            shop,
-            widget,
-            pay,
-            evil,
-        }),
+        [shop, widget, pay, evil] => Ok(SitePorts { shop, widget, pay, evil }),
         _ => Err(bad()),
     }
 }
@@ -121,82 +106,30 @@ mod tests {
     use super::*;
 
     fn ports(shop: u16, widget: u16, pay: u16, evil: u16) -> SitePorts {
-        SitePorts {
-            shop,
-            widget,
-            pay,
-            evil,
-        }
+        SitePorts { shop, widget, pay, evil }
     }
 
     #[test]
     fn arguments_parse_to_exact_values() {
         let cases: Vec<(&[&str], CliArgs)> = vec![
             (&[], CliArgs::default()),
-            (
-                &["--ports", "1,2,3,4"],
-                CliArgs {
-                    ports: ports(1, 2, 3, 4),
-                    ..CliArgs::default()
-                },
-            ),
-            (
-                &["--ports=0,0,0,0"],
-                CliArgs {
-                    ports: SitePorts::ANY_FREE,
-                    ..CliArgs::default()
-                },
-            ),
+            (&["--ports", "1,2,3,4"], CliArgs { ports: ports(1, 2, 3, 4), ..CliArgs::default() }),
+            (&["--ports=0,0,0,0"], CliArgs { ports: SitePorts::ANY_FREE, ..CliArgs::default() }),
             (
                 &["--ports", " 9001, 9002 ,9003,9004"],
-                CliArgs {
-                    ports: ports(9001, 9002, 9003, 9004),
-                    ..CliArgs::default()
-                },
+                CliArgs { ports: ports(9001, 9002, 9003, 9004), ..CliArgs::default() },
             ),
-            (
-                &["--pkg", "out/pkg"],
-                CliArgs {
-                    pkg_dir: Some("out/pkg".into()),
-                    ..CliArgs::default()
-                },
-            ),
-            (
-                &["--static=s"],
-                CliArgs {
-                    static_dir: Some("s".into()),
-                    ..CliArgs::default()
-                },
-            ),
+            (&["--pkg", "out/pkg"], CliArgs { pkg_dir: Some("out/pkg".into()), ..CliArgs::default() }),
+            (&["--static=s"], CliArgs { static_dir: Some("s".into()), ..CliArgs::default() }),
             (
                 &["--check", "--screenshot", "docs/demo.png"],
-                CliArgs {
-                    check: true,
-                    screenshot: Some("docs/demo.png".into()),
-                    ..CliArgs::default()
-                },
+                CliArgs { check: true, screenshot: Some("docs/demo.png".into()), ..CliArgs::default() },
             ),
-            (
-                &["--test-mode"],
-                CliArgs {
-                    test_mode: true,
-                    ..CliArgs::default()
-                },
-            ),
-            (
-                &["-h"],
-                CliArgs {
-                    help: true,
-                    ..CliArgs::default()
-                },
-            ),
+            (&["--test-mode"], CliArgs { test_mode: true, ..CliArgs::default() }),
+            (&["-h"], CliArgs { help: true, ..CliArgs::default() }),
         ];
         for (args, expected) in cases {
-            assert_eq!(
-                CliArgs::parse(args.iter().copied()),
-                Ok(expected),
-                "args {args:?}"
-            );
+            assert_eq!(CliArgs::parse(args.iter().copied()), Ok(expected), "args {args:?}");
         }
     }
 
@@ -208,26 +141,13 @@ mod tests {
             (&["--check=yes"], CliError::Unknown("--check=yes".into())),
             (&["--pkg"], CliError::MissingValue("--pkg")),
             (&["--ports", "1,2,3"], CliError::BadPorts("1,2,3".into())),
-            (
-                &["--ports", "1,2,3,4,5"],
-                CliError::BadPorts("1,2,3,4,5".into()),
-            ),
-            (
-                &["--ports", "1,2,3,65536"],
-                CliError::BadPorts("1,2,3,65536".into()),
-            ),
-            (
-                &["--ports", "a,b,c,d"],
-                CliError::BadPorts("a,b,c,d".into()),
-            ),
+            (&["--ports", "1,2,3,4,5"], CliError::BadPorts("1,2,3,4,5".into())),
+            (&["--ports", "1,2,3,65536"], CliError::BadPorts("1,2,3,65536".into())),
+            (&["--ports", "a,b,c,d"], CliError::BadPorts("a,b,c,d".into())),
             (&["--screenshot", "x.png"], CliError::ScreenshotWithoutCheck),
         ];
         for (args, expected) in cases {
-            assert_eq!(
-                CliArgs::parse(args.iter().copied()),
-                Err(expected),
-                "args {args:?}"
-            );
+            assert_eq!(CliArgs::parse(args.iter().copied()), Err(expected), "args {args:?}");
         }
     }
 }

@@ -20,12 +20,7 @@ pub struct SitePorts {
 
 impl SitePorts {
     /// Every site on a free port picked by the operating system.
-    pub const ANY_FREE: SitePorts = SitePorts {
-        shop: 0,
-        widget: 0,
-        pay: 0,
-        evil: 0,
-    };
+    pub const ANY_FREE: SitePorts = SitePorts { shop: 0, widget: 0, pay: 0, evil: 0 };
 
     /// The configured port of `site`.
     pub fn get(&self, site: Site) -> u16 {
@@ -43,11 +38,7 @@ impl SitePorts {
             for second in &Site::ALL[index + 1..] {
                 let port = self.get(*first);
                 if port != 0 && port == self.get(*second) {
-                    return Err(DemoError::DuplicatePort {
-                        port,
-                        first: *first,
-                        second: *second,
-                    });
+                    return Err(DemoError::DuplicatePort { port, first: *first, second: *second });
                 }
             }
         }
@@ -84,11 +75,7 @@ pub struct DemoConfig {
 impl DemoConfig {
     /// The default configuration with every site on a free port and test mode on: what the end-to-end suite uses.
     pub fn for_tests() -> Self {
-        DemoConfig {
-            ports: SitePorts::ANY_FREE,
-            test_mode: true,
-            ..DemoConfig::default()
-        }
+        DemoConfig { ports: SitePorts::ANY_FREE, test_mode: true, ..DemoConfig::default() }
     }
 }
 

@@ -24,9 +24,7 @@ pub type SiteCounters = BTreeMap<String, u64>;
 #[non_exhaustive]
 pub enum CounterError {
     /// The name is not 1 to 128 characters of `[A-Za-z0-9_.-]`.
-    #[error(
-        "counter name {name:?} is invalid: use 1 to 128 characters of A-Z, a-z, 0-9, '_', '.', '-'"
-    )]
+    #[error("counter name {name:?} is invalid: use 1 to 128 characters of A-Z, a-z, 0-9, '_', '.', '-'")]
     InvalidName {
         /// The name as given (cut to 200 characters).
         name: String,
@@ -58,10 +56,7 @@ impl Counters {
 
     /// The value of `site`'s counter `name` (0 when it never counted).
     pub fn get(&self, site: Site, name: &str) -> u64 {
-        self.lock()
-            .get(&(site, name.to_owned()))
-            .copied()
-            .unwrap_or(0)
+        self.lock().get(&(site, name.to_owned())).copied().unwrap_or(0)
     }
 
     /// All counters of `site`.
@@ -75,10 +70,7 @@ impl Counters {
 
     /// All counters, by site name then counter name; every site is present, possibly empty.
     pub fn snapshot(&self) -> BTreeMap<&'static str, SiteCounters> {
-        Site::ALL
-            .into_iter()
-            .map(|site| (site.name(), self.of_site(site)))
-            .collect()
+        Site::ALL.into_iter().map(|site| (site.name(), self.of_site(site))).collect()
     }
 
     /// Forgets the counters of `site`.
@@ -103,13 +95,9 @@ impl Counters {
 }
 
 fn check_name(name: &str) -> Result<(), CounterError> {
-    let valid_chars = name
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+    let valid_chars = name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
     if name.is_empty() || name.len() > MAX_NAME_LEN || !valid_chars {
-        return Err(CounterError::InvalidName {
-            name: name.chars().take(200).collect(),
-        });
+        return Err(CounterError::InvalidName { name: name.chars().take(200).collect() });
     }
     Ok(())
 }
@@ -167,14 +155,7 @@ mod tests {
         for index in 0..MAX_COUNTERS {
             assert_eq!(counters.increment(Site::Evil, &format!("c{index}")), Ok(1));
         }
-        assert_eq!(
-            counters.increment(Site::Evil, "one_more"),
-            Err(CounterError::TooMany)
-        );
-        assert_eq!(
-            counters.increment(Site::Evil, "c0"),
-            Ok(2),
-            "existing counters still count"
-        );
+        assert_eq!(counters.increment(Site::Evil, "one_more"), Err(CounterError::TooMany));
+        assert_eq!(counters.increment(Site::Evil, "c0"), Ok(2), "existing counters still count");
     }
 }

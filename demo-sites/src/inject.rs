@@ -45,9 +45,7 @@ fn start_tag_end(lower: &str, open: &str) -> Option<usize> {
         let name_end = from + found + open.len();
         match lower.as_bytes().get(name_end) {
             Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/') => {
-                return lower[name_end..]
-                    .find('>')
-                    .map(|close| name_end + close + 1);
+                return lower[name_end..].find('>').map(|close| name_end + close + 1);
             }
             _ => from = name_end,
         }
@@ -67,11 +65,7 @@ pub async fn add_spy_to_html(response: Response) -> Response {
     }
     let (mut parts, body) = response.into_parts();
     let Ok(bytes) = to_bytes(body, MAX_HTML_BYTES).await else {
-        return (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "page too large for the test-mode spy",
-        )
-            .into_response();
+        return (StatusCode::INTERNAL_SERVER_ERROR, "page too large for the test-mode spy").into_response();
     };
     let page = inject_first_script(&String::from_utf8_lossy(&bytes), SPY_SCRIPT);
     parts.headers.remove(header::CONTENT_LENGTH);

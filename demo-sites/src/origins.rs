@@ -13,9 +13,7 @@ pub struct Origins {
 impl Origins {
     /// Origins from the port each site listens on.
     pub fn from_ports(port_of: impl Fn(Site) -> u16) -> Self {
-        Origins {
-            by_site: Site::ALL.map(|site| format!("http://{}:{}", site.host(), port_of(site))),
-        }
+        Origins { by_site: Site::ALL.map(|site| format!("http://{}:{}", site.host(), port_of(site))) }
     }
 
     /// The origin of `site`, e.g. `http://127.0.0.1:8401`.
@@ -30,10 +28,7 @@ impl Origins {
 
     /// Origins by site name, for the `/config.js` endpoint.
     pub fn by_name(&self) -> BTreeMap<&'static str, &str> {
-        Site::ALL
-            .into_iter()
-            .map(|site| (site.name(), self.get(site)))
-            .collect()
+        Site::ALL.into_iter().map(|site| (site.name(), self.get(site))).collect()
     }
 }
 

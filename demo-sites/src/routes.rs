@@ -54,15 +54,9 @@ pub fn site_router(state: SiteState, config: &DemoConfig) -> Router {
         .nest_service("/common", ServeDir::new(common_dir))
         .nest_service("/pkg", ServeDir::new(&config.pkg_dir))
         .fallback_service(ServeDir::new(site_dir))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::ACCESS_CONTROL_ALLOW_ORIGIN,
-            HeaderValue::from_static("*"),
-        ));
+        .layer(SetResponseHeaderLayer::overriding(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")));
     let truth = Router::new()
-        .route(
-            "/__counter/{name}",
-            post(increment_counter).get(read_counter),
-        )
+        .route("/__counter/{name}", post(increment_counter).get(read_counter))
         .route("/__counters", get(read_counters))
         .route("/__counters/reset", post(reset_counters))
         .route("/__slow", get(slow));
@@ -72,33 +66,17 @@ pub fn site_router(state: SiteState, config: &DemoConfig) -> Router {
     }
     router
         .layer(middleware::from_fn_with_state(state, require_own_host))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("no-store"),
-        ))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
+        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store")))
+        .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
 }
 
 /// Answers 421 to a request whose `Host` is not this site's, e.g. `http://localhost:8401` reaching the shop's
 /// socket: pages served under another name would compute wrong origins.
-async fn require_own_host(
-    State(state): State<SiteState>,
-    request: Request,
-    next: Next,
-) -> Response {
+async fn require_own_host(State(state): State<SiteState>, request: Request, next: Next) -> Response {
     let expected = state.origins.authority(state.site);
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|value| value.to_str().ok());
+    let host = request.headers().get(header::HOST).and_then(|value| value.to_str().ok());
     if host != Some(expected) {
-        let message = format!(
-            "this server is the {} site: open http://{expected}/",
-            state.site
-        );
+        let message = format!("this server is the {} site: open http://{expected}/", state.site);
         return (StatusCode::MISDIRECTED_REQUEST, message).into_response();
     }
     next.run(request).await
@@ -120,19 +98,13 @@ async fn config_js(State(state): State<SiteState>) -> Response {
          export default config;\n",
         config_value(&state)
     );
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        body,
-    )
-        .into_response()
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], body).into_response()
 }
 
 /// Only the site's own pages may change its counters. Browsers send `Origin` on every POST and pages cannot
 /// forge it, so the attacker's pages cannot make another site's counters lie.
 fn require_same_origin(state: &SiteState, headers: &HeaderMap) -> Result<(), (StatusCode, String)> {
-    let origin = headers
-        .get(header::ORIGIN)
-        .and_then(|value| value.to_str().ok());
+    let origin = headers.get(header::ORIGIN).and_then(|value| value.to_str().ok());
     if origin == Some(state.own_origin()) {
         return Ok(());
     }
@@ -145,29 +117,18 @@ fn require_same_origin(state: &SiteState, headers: &HeaderMap) -> Result<(), (St
     Err((StatusCode::FORBIDDEN, message))
 }
 
-async fn increment_counter(
-    State(state): State<SiteState>,
-    Path(name): Path<String>,
-    headers: HeaderMap,
-) -> Response {
+async fn increment_counter(State(state): State<SiteState>, Path(name): Path<String>, headers: HeaderMap) -> Response {
     if let Err(refusal) = require_same_origin(&state, &headers) {
         return refusal.into_response();
     }
     match state.counters.increment(state.site, &name) {
-        Ok(value) => {
-            Json(json!({ "site": state.site.name(), "name": name, "value": value })).into_response()
-        }
-        Err(error @ CounterError::InvalidName { .. }) => {
-            (StatusCode::BAD_REQUEST, error.to_string()).into_response()
-        }
+        Ok(value) => Json(json!({ "site": state.site.name(), "name": name, "value": value })).into_response(),
+        Err(error @ CounterError::InvalidName { .. }) => (StatusCode::BAD_REQUEST, error.to_string()).into_response(),
         Err(error) => (StatusCode::INSUFFICIENT_STORAGE, error.to_string()).into_response(),
     }
 }
 
-async fn read_counter(
-    State(state): State<SiteState>,
-    Path(name): Path<String>,
-) -> Json<serde_json::Value> {
+async fn read_counter(State(state): State<SiteState>, Path(name): Path<String>) -> Json<serde_json::Value> {
     let value = state.counters.get(state.site, &name);
     Json(json!({ "site": state.site.name(), "name": name, "value": value }))
 }

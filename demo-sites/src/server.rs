@@ -33,22 +33,14 @@ impl DemoServer {
             bound.push((site, bind_site(site, config.ports.get(site)).await?));
         }
         let origins = Arc::new(Origins::from_ports(|site| {
-            bound
-                .iter()
-                .find(|(owner, _)| *owner == site)
-                .map(|(_, listeners)| listeners.port)
-                .unwrap_or(0)
+            bound.iter().find(|(owner, _)| *owner == site).map(|(_, listeners)| listeners.port).unwrap_or(0)
         }));
         let counters = Arc::new(Counters::default());
         let (shutdown, shutdown_signal) = watch::channel(false);
         let mut tasks = Vec::new();
         for (site, listeners) in bound {
-            let state = SiteState {
-                site,
-                origins: origins.clone(),
-                counters: counters.clone(),
-                test_mode: config.test_mode,
-            };
+            let state =
+                SiteState { site, origins: origins.clone(), counters: counters.clone(), test_mode: config.test_mode };
             let router = site_router(state, &config);
             for listener in listeners.sockets {
                 let mut signal = shutdown_signal.clone();
@@ -61,12 +53,7 @@ impl DemoServer {
                 tasks.push((site, tokio::spawn(serve)));
             }
         }
-        Ok(RunningDemo {
-            origins,
-            counters,
-            shutdown,
-            tasks,
-        })
+        Ok(RunningDemo { origins, counters, shutdown, tasks })
     }
 }
 
@@ -130,10 +117,7 @@ impl RunningDemo {
             let error = match outcome {
                 Ok(Ok(())) => None,
                 Ok(Err(source)) => Some(DemoError::Serve { site, source }),
-                Err(join_error) => Some(DemoError::Task {
-                    site,
-                    message: join_error.to_string(),
-                }),
+                Err(join_error) => Some(DemoError::Task { site, message: join_error.to_string() }),
             };
             first_error = first_error.or(error);
         }
@@ -160,20 +144,14 @@ async fn bind_site(site: Site, port: u16) -> Result<SiteListeners, DemoError> {
         Err(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
     };
     let address = SocketAddr::new(ip, port);
-    let bind_error = |source| DemoError::Bind {
-        site,
-        address: format!("{}:{port}", site.host()),
-        source,
-    };
+    let bind_error = |source| DemoError::Bind { site, address: format!("{}:{port}", site.host()), source };
     let listener = TcpListener::bind(address).await.map_err(bind_error)?;
     let port = listener.local_addr().map_err(bind_error)?.port();
     let mut sockets = vec![listener];
     if site.host() == "localhost" {
         // Browsers may try ::1 first for localhost. Holding it too keeps another program on [::1]:port from
         // answering for the widget. Best effort: a machine without IPv6 serves IPv4 only.
-        if let Ok(v6) =
-            TcpListener::bind(SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), port)).await
-        {
+        if let Ok(v6) = TcpListener::bind(SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), port)).await {
             sockets.push(v6);
         }
     }

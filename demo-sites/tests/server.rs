@@ -21,10 +21,7 @@ struct Reply {
 
 impl Reply {
     fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
+        self.headers.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
     }
 }
 
@@ -54,20 +51,13 @@ async fn request(
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").expect("a head and a body");
     let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|line| line.split(' ').nth(1))
-        .and_then(|code| code.parse().ok())
-        .expect("status");
+    let status =
+        lines.next().and_then(|line| line.split(' ').nth(1)).and_then(|code| code.parse().ok()).expect("status");
     let headers = lines
         .filter_map(|line| line.split_once(':'))
         .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
         .collect();
-    Reply {
-        status,
-        headers,
-        body: body.to_owned(),
-    }
+    Reply { status, headers, body: body.to_owned() }
 }
 
 async fn get(demo: &RunningDemo, site: Site, path: &str) -> Reply {
@@ -79,20 +69,12 @@ fn fake_pkg() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("webmcp-demo-pkg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("pkg dir");
     std::fs::write(dir.join("webmcp_bridge_bg.wasm"), b"\0asm\x01\0\0\0").expect("wasm");
-    std::fs::write(
-        dir.join("webmcp_bridge.js"),
-        "export default async function init() {}\n",
-    )
-    .expect("js");
+    std::fs::write(dir.join("webmcp_bridge.js"), "export default async function init() {}\n").expect("js");
     dir
 }
 
 async fn start(test_mode: bool) -> RunningDemo {
-    let config = DemoConfig {
-        pkg_dir: fake_pkg(),
-        test_mode,
-        ..DemoConfig::for_tests()
-    };
+    let config = DemoConfig { pkg_dir: fake_pkg(), test_mode, ..DemoConfig::for_tests() };
     DemoServer::start(config).await.expect("demo starts")
 }
 
@@ -109,49 +91,22 @@ async fn every_site_serves_its_page_the_shared_folders_and_the_package() {
         let page = get(&demo, site, "/").await;
         assert_eq!(page.status, 200, "{site} /");
         assert!(page.body.contains(title), "{site} page title");
-        assert_eq!(
-            page.header("cache-control"),
-            Some("no-store"),
-            "{site} cache-control"
-        );
-        assert!(
-            !page.body.contains("__postMessageLog"),
-            "{site}: no spy outside test mode"
-        );
+        assert_eq!(page.header("cache-control"), Some("no-store"), "{site} cache-control");
+        assert!(!page.body.contains("__postMessageLog"), "{site}: no spy outside test mode");
 
         let css = get(&demo, site, "/common/style.css").await;
-        assert_eq!(
-            (css.status, css.header("content-type")),
-            (200, Some("text/css")),
-            "{site} /common/"
-        );
+        assert_eq!((css.status, css.header("content-type")), (200, Some("text/css")), "{site} /common/");
 
         let wasm = get(&demo, site, "/pkg/webmcp_bridge_bg.wasm").await;
-        assert_eq!(
-            (wasm.status, wasm.header("content-type")),
-            (200, Some("application/wasm")),
-            "{site} wasm"
-        );
+        assert_eq!((wasm.status, wasm.header("content-type")), (200, Some("application/wasm")), "{site} wasm");
         assert_eq!(wasm.header("cache-control"), Some("no-store"));
-        assert_eq!(
-            wasm.header("access-control-allow-origin"),
-            Some("*"),
-            "sandboxed frames fetch with CORS"
-        );
+        assert_eq!(wasm.header("access-control-allow-origin"), Some("*"), "sandboxed frames fetch with CORS");
 
         let js = get(&demo, site, "/pkg/webmcp_bridge.js").await;
         assert_eq!(js.status, 200);
-        assert!(
-            js.header("content-type")
-                .is_some_and(|t| t.contains("javascript")),
-            "{site} js type"
-        );
+        assert!(js.header("content-type").is_some_and(|t| t.contains("javascript")), "{site} js type");
     }
-    assert_eq!(
-        get(&demo, Site::Shop, "/pay.js").await.status,
-        404,
-        "sites do not share their own folders"
-    );
+    assert_eq!(get(&demo, Site::Shop, "/pay.js").await.status, 404, "sites do not share their own folders");
     demo.shutdown().await.expect("clean shutdown");
 }
 
@@ -167,21 +122,12 @@ async fn test_mode_puts_the_spy_first_on_every_html_page() {
         let page = get(&demo, site, path).await;
         assert_eq!(page.status, 200);
         let spy = page.body.find("__postMessageLog").expect("spy present");
-        let first_other_script = page
-            .body
-            .find("<script type=\"module\"")
-            .expect("page script");
+        let first_other_script = page.body.find("<script type=\"module\"").expect("page script");
         assert!(spy < first_other_script, "{site}{path}: the spy runs first");
-        assert!(
-            page.body.starts_with("<!doctype html>"),
-            "{site}{path}: doctype stays first"
-        );
+        assert!(page.body.starts_with("<!doctype html>"), "{site}{path}: doctype stays first");
     }
     let css = get(&demo, Site::Shop, "/common/style.css").await;
-    assert!(
-        !css.body.contains("__postMessageLog"),
-        "only HTML is rewritten"
-    );
+    assert!(!css.body.contains("__postMessageLog"), "only HTML is rewritten");
     demo.shutdown().await.expect("clean shutdown");
 }
 
@@ -200,51 +146,20 @@ async fn config_reports_the_origins_of_this_run() {
     });
     assert_eq!(value, expected);
     let module = get(&demo, Site::Pay, "/config.js").await;
-    assert!(
-        module
-            .header("content-type")
-            .is_some_and(|t| t.starts_with("text/javascript"))
-    );
-    assert!(
-        module
-            .body
-            .contains(&format!("\"pay\":\"{}\"", demo.origin(Site::Pay)))
-    );
-    let hosts: Vec<&str> = Site::ALL
-        .iter()
-        .map(|site| demo.origin(*site).split(':').nth(1).unwrap_or(""))
-        .collect();
-    assert_eq!(
-        hosts,
-        ["//127.0.0.1", "//localhost", "//127.0.0.2", "//127.0.0.3"]
-    );
+    assert!(module.header("content-type").is_some_and(|t| t.starts_with("text/javascript")));
+    assert!(module.body.contains(&format!("\"pay\":\"{}\"", demo.origin(Site::Pay))));
+    let hosts: Vec<&str> = Site::ALL.iter().map(|site| demo.origin(*site).split(':').nth(1).unwrap_or("")).collect();
+    assert_eq!(hosts, ["//127.0.0.1", "//localhost", "//127.0.0.2", "//127.0.0.3"]);
     demo.shutdown().await.expect("clean shutdown");
 }
 
 #[tokio::test]
 async fn a_request_for_another_host_is_misdirected() {
     let demo = start(false).await;
-    let shop_port = demo
-        .origin(Site::Shop)
-        .rsplit(':')
-        .next()
-        .unwrap_or("")
-        .to_owned();
-    let reply = request(
-        &demo,
-        Site::Shop,
-        "GET",
-        "/",
-        &[],
-        Some(&format!("localhost:{shop_port}")),
-    )
-    .await;
+    let shop_port = demo.origin(Site::Shop).rsplit(':').next().unwrap_or("").to_owned();
+    let reply = request(&demo, Site::Shop, "GET", "/", &[], Some(&format!("localhost:{shop_port}"))).await;
     assert_eq!(reply.status, 421);
-    assert!(
-        reply.body.contains("this server is the shop site"),
-        "{}",
-        reply.body
-    );
+    assert!(reply.body.contains("this server is the shop site"), "{}", reply.body);
     demo.shutdown().await.expect("clean shutdown");
 }
 
@@ -260,69 +175,20 @@ async fn counters_change_only_from_their_own_origin() {
         (&[], 403, 1),
     ];
     for (headers, status, value) in cases {
-        let reply = request(
-            &demo,
-            Site::Shop,
-            "POST",
-            "/__counter/add_to_cart",
-            headers,
-            None,
-        )
-        .await;
-        assert_eq!(
-            reply.status, status,
-            "POST with {headers:?}: {}",
-            reply.body
-        );
-        assert_eq!(
-            demo.counter(Site::Shop, "add_to_cart"),
-            value,
-            "after POST with {headers:?}"
-        );
+        let reply = request(&demo, Site::Shop, "POST", "/__counter/add_to_cart", headers, None).await;
+        assert_eq!(reply.status, status, "POST with {headers:?}: {}", reply.body);
+        assert_eq!(demo.counter(Site::Shop, "add_to_cart"), value, "after POST with {headers:?}");
     }
-    let bad = request(
-        &demo,
-        Site::Shop,
-        "POST",
-        "/__counter/no%20spaces",
-        &[("Origin", &shop)],
-        None,
-    )
-    .await;
+    let bad = request(&demo, Site::Shop, "POST", "/__counter/no%20spaces", &[("Origin", &shop)], None).await;
     assert_eq!(bad.status, 400);
     let read = get(&demo, Site::Evil, "/__counters").await;
     let all: serde_json::Value = serde_json::from_str(&read.body).expect("json");
-    assert_eq!(
-        all["shop"]["add_to_cart"], 1,
-        "every origin reads all counters"
-    );
+    assert_eq!(all["shop"]["add_to_cart"], 1, "every origin reads all counters");
 
-    let refused = request(
-        &demo,
-        Site::Shop,
-        "POST",
-        "/__counters/reset",
-        &[("Origin", &evil)],
-        None,
-    )
-    .await;
-    assert_eq!(
-        (refused.status, demo.counter(Site::Shop, "add_to_cart")),
-        (403, 1)
-    );
-    let reset = request(
-        &demo,
-        Site::Shop,
-        "POST",
-        "/__counters/reset",
-        &[("Origin", &shop)],
-        None,
-    )
-    .await;
-    assert_eq!(
-        (reset.status, demo.counter(Site::Shop, "add_to_cart")),
-        (200, 0)
-    );
+    let refused = request(&demo, Site::Shop, "POST", "/__counters/reset", &[("Origin", &evil)], None).await;
+    assert_eq!((refused.status, demo.counter(Site::Shop, "add_to_cart")), (403, 1));
+    let reset = request(&demo, Site::Shop, "POST", "/__counters/reset", &[("Origin", &shop)], None).await;
+    assert_eq!((reset.status, demo.counter(Site::Shop, "add_to_cart")), (200, 0));
     demo.shutdown().await.expect("clean shutdown");
 }
 
@@ -338,65 +204,23 @@ async fn slow_waits_as_asked_within_a_cap() {
 
 #[tokio::test]
 async fn bad_configurations_are_refused_with_the_reason() {
-    let same_port = DemoConfig {
-        ports: SitePorts {
-            shop: 9100,
-            widget: 9101,
-            pay: 9100,
-            evil: 0,
-        },
-        ..DemoConfig::for_tests()
-    };
-    let error = DemoServer::start(same_port)
-        .await
-        .expect_err("duplicate port");
+    let same_port =
+        DemoConfig { ports: SitePorts { shop: 9100, widget: 9101, pay: 9100, evil: 0 }, ..DemoConfig::for_tests() };
+    let error = DemoServer::start(same_port).await.expect_err("duplicate port");
     assert!(
-        matches!(
-            error,
-            DemoError::DuplicatePort {
-                port: 9100,
-                first: Site::Shop,
-                second: Site::Pay
-            }
-        ),
+        matches!(error, DemoError::DuplicatePort { port: 9100, first: Site::Shop, second: Site::Pay }),
         "{error:?}"
     );
 
     let missing = PathBuf::from("/nonexistent/static");
-    let no_pages = DemoConfig {
-        static_dir: missing.clone(),
-        ..DemoConfig::for_tests()
-    };
-    let error = DemoServer::start(no_pages)
-        .await
-        .expect_err("missing folder");
-    assert!(
-        matches!(&error, DemoError::MissingStaticDir { path } if *path == missing.join("shop")),
-        "{error:?}"
-    );
+    let no_pages = DemoConfig { static_dir: missing.clone(), ..DemoConfig::for_tests() };
+    let error = DemoServer::start(no_pages).await.expect_err("missing folder");
+    assert!(matches!(&error, DemoError::MissingStaticDir { path } if *path == missing.join("shop")), "{error:?}");
 
     let holder = std::net::TcpListener::bind("127.0.0.2:0").expect("bind");
     let taken = holder.local_addr().expect("addr").port();
-    let busy = DemoConfig {
-        ports: SitePorts {
-            pay: taken,
-            ..SitePorts::ANY_FREE
-        },
-        ..DemoConfig::for_tests()
-    };
+    let busy = DemoConfig { ports: SitePorts { pay: taken, ..SitePorts::ANY_FREE }, ..DemoConfig::for_tests() };
     let error = DemoServer::start(busy).await.expect_err("port taken");
-    assert!(
-        matches!(
-            &error,
-            DemoError::Bind {
-                site: Site::Pay,
-                ..
-            }
-        ),
-        "{error:?}"
-    );
-    assert!(
-        error.to_string().contains(&format!("127.0.0.2:{taken}")),
-        "{error}"
-    );
+    assert!(matches!(&error, DemoError::Bind { site: Site::Pay, .. }), "{error:?}");
+    assert!(error.to_string().contains(&format!("127.0.0.2:{taken}")), "{error}");
 }

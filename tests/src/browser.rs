@@ -36,14 +36,8 @@ pub fn capabilities(chromium: &str) -> Capabilities {
     let mut capabilities = Capabilities::new();
     capabilities.insert("browserName".into(), json!("chrome"));
     capabilities.insert("pageLoadStrategy".into(), json!("normal"));
-    capabilities.insert(
-        "timeouts".into(),
-        json!({ "script": SCRIPT_TIMEOUT_MS, "pageLoad": 30_000 }),
-    );
-    capabilities.insert(
-        "goog:chromeOptions".into(),
-        json!({ "binary": chromium, "args": CHROMIUM_ARGS }),
-    );
+    capabilities.insert("timeouts".into(), json!({ "script": SCRIPT_TIMEOUT_MS, "pageLoad": 30_000 }));
+    capabilities.insert("goog:chromeOptions".into(), json!({ "binary": chromium, "args": CHROMIUM_ARGS }));
     capabilities
 }
 
@@ -53,8 +47,5 @@ pub async fn new_session(driver_url: &str, chromium: &str) -> E2eResult<Client> 
         .capabilities(capabilities(chromium))
         .connect(driver_url)
         .await
-        .map_err(|error| E2eError::NewSession {
-            binary: chromium.to_owned(),
-            message: error.to_string(),
-        })
+        .map_err(|error| E2eError::NewSession { binary: chromium.to_owned(), message: error.to_string() })
 }

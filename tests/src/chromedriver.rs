@@ -23,8 +23,7 @@ pub struct ChromeDriver {
 impl ChromeDriver {
     /// The binary from `CHROMEDRIVER`, or [`DEFAULT_CHROMEDRIVER`].
     pub fn binary_from_env() -> PathBuf {
-        std::env::var_os("CHROMEDRIVER")
-            .map_or_else(|| PathBuf::from(DEFAULT_CHROMEDRIVER), PathBuf::from)
+        std::env::var_os("CHROMEDRIVER").map_or_else(|| PathBuf::from(DEFAULT_CHROMEDRIVER), PathBuf::from)
     }
 
     /// Starts `binary` on a free loopback port and waits until it accepts connections.
@@ -32,20 +31,13 @@ impl ChromeDriver {
     pub fn start(binary: &Path) -> E2eResult<ChromeDriver> {
         let port = free_port()?;
         let mut command = Command::new(binary);
-        command
-            .arg(format!("--port={port}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
+        command.arg(format!("--port={port}")).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
         if let Some(log) = std::env::var_os("E2E_CHROMEDRIVER_LOG") {
             let mut flag = std::ffi::OsString::from("--log-path=");
             flag.push(log);
             command.arg(flag).arg("--verbose");
         }
-        let child = command.spawn().map_err(|source| E2eError::SpawnDriver {
-            path: binary.to_path_buf(),
-            source,
-        })?;
+        let child = command.spawn().map_err(|source| E2eError::SpawnDriver { path: binary.to_path_buf(), source })?;
         // From here on, the guard owns the process: an early return below still kills it.
         let driver = ChromeDriver { child, port };
         driver.wait_until_listening()?;
@@ -71,10 +63,7 @@ impl ChromeDriver {
             }
             std::thread::sleep(Duration::from_millis(25));
         }
-        Err(E2eError::DriverNotReady {
-            port: self.port,
-            waited: READY_TIMEOUT,
-        })
+        Err(E2eError::DriverNotReady { port: self.port, waited: READY_TIMEOUT })
     }
 }
 

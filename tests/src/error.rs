@@ -9,9 +9,7 @@ use std::time::Duration;
 #[non_exhaustive]
 pub enum E2eError {
     /// chromedriver could not be started.
-    #[error(
-        "cannot start chromedriver at {path}: {source} (install it, or point CHROMEDRIVER at it)"
-    )]
+    #[error("cannot start chromedriver at {path}: {source} (install it, or point CHROMEDRIVER at it)")]
     SpawnDriver {
         /// The binary that was run.
         path: PathBuf,
@@ -19,9 +17,7 @@ pub enum E2eError {
         source: io::Error,
     },
     /// chromedriver started but did not listen in time.
-    #[error(
-        "chromedriver did not accept connections on port {port} within {waited:?}: is it the right binary?"
-    )]
+    #[error("chromedriver did not accept connections on port {port} within {waited:?}: is it the right binary?")]
     DriverNotReady {
         /// The port it was told to use.
         port: u16,
@@ -32,9 +28,7 @@ pub enum E2eError {
     #[error("cannot find a free loopback port for chromedriver: {0}")]
     NoFreePort(io::Error),
     /// A browser session could not be opened.
-    #[error(
-        "cannot open a Chromium session (binary {binary}): {message} (point CHROMIUM at a Chromium binary)"
-    )]
+    #[error("cannot open a Chromium session (binary {binary}): {message} (point CHROMIUM at a Chromium binary)")]
     NewSession {
         /// The Chromium binary asked for.
         binary: String,
@@ -89,29 +83,16 @@ pub trait Doing<T> {
 
 impl<T> Doing<T> for Result<T, fantoccini::error::CmdError> {
     fn doing(self, doing: impl Into<String>) -> E2eResult<T> {
-        self.map_err(|source| E2eError::Command {
-            doing: doing.into(),
-            source,
-        })
+        self.map_err(|source| E2eError::Command { doing: doing.into(), source })
     }
 }
 
 /// Fails the test with `message` unless `condition` holds.
 pub fn check(condition: bool, message: impl FnOnce() -> String) -> E2eResult<()> {
-    if condition {
-        Ok(())
-    } else {
-        Err(E2eError::Check(message()))
-    }
+    if condition { Ok(()) } else { Err(E2eError::Check(message())) }
 }
 
 /// Fails the test unless `actual == expected`, showing both.
-pub fn check_eq<T: PartialEq + std::fmt::Debug>(
-    actual: T,
-    expected: T,
-    what: &str,
-) -> E2eResult<()> {
-    check(actual == expected, || {
-        format!("{what}: expected {expected:?}, got {actual:?}")
-    })
+pub fn check_eq<T: PartialEq + std::fmt::Debug>(actual: T, expected: T, what: &str) -> E2eResult<()> {
+    check(actual == expected, || format!("{what}: expected {expected:?}, got {actual:?}"))
 }

@@ -36,12 +36,8 @@ impl Session {
     /// Navigates the window to `url` and waits until its document (not its frames' necessarily) is complete.
     pub async fn open(&self, url: &str) -> E2eResult<()> {
         self.to_top().await?;
-        self.client
-            .goto(url)
-            .await
-            .doing(format!("opening {url}"))?;
-        self.wait_for("document.readyState === 'complete'", DEFAULT_WAIT)
-            .await?;
+        self.client.goto(url).await.doing(format!("opening {url}"))?;
+        self.wait_for("document.readyState === 'complete'", DEFAULT_WAIT).await?;
         Ok(())
     }
 
@@ -49,20 +45,14 @@ impl Session {
     /// returns that state (`ready`, `no-bridge`, `done` or `error`).
     pub async fn wait_page_settled(&self) -> E2eResult<String> {
         let state = self
-            .wait_for(
-                "window.__demo && window.__demo.state !== 'loading' && window.__demo.state",
-                DEFAULT_WAIT,
-            )
+            .wait_for("window.__demo && window.__demo.state !== 'loading' && window.__demo.state", DEFAULT_WAIT)
             .await?;
         Ok(state.as_str().unwrap_or_default().to_owned())
     }
 
     /// Runs `script` (a function body; `return` gives its value) in the current frame.
     pub async fn execute(&self, script: &str, args: Vec<Value>) -> E2eResult<Value> {
-        self.client
-            .execute(script, args)
-            .await
-            .doing(format!("running `{}`", preview(script)))
+        self.client.execute(script, args).await.doing(format!("running `{}`", preview(script)))
     }
 
     /// Runs `body` as the body of an async function in the current frame and waits for its promise.
@@ -75,11 +65,8 @@ impl Session {
                (value) => done({{ ok: value === undefined ? null : value }}),\n\
                (error) => done({{ error: String((error && error.stack) || error) }}));"
         );
-        let outcome = self
-            .client
-            .execute_async(&script, args)
-            .await
-            .doing(format!("running async `{}`", preview(body)))?;
+        let outcome =
+            self.client.execute_async(&script, args).await.doing(format!("running async `{}`", preview(body)))?;
         match outcome {
             Value::Object(mut fields) => match (fields.remove("ok"), fields.remove("error")) {
                 (Some(value), _) => Ok(value),
@@ -87,15 +74,9 @@ impl Session {
                     doing: preview(body),
                     message: error.as_str().unwrap_or_default().to_owned(),
                 }),
-                (None, None) => Err(E2eError::Script {
-                    doing: preview(body),
-                    message: "no outcome".into(),
-                }),
+                (None, None) => Err(E2eError::Script { doing: preview(body), message: "no outcome".into() }),
             },
-            other => Err(E2eError::Script {
-                doing: preview(body),
-                message: format!("unexpected outcome {other}"),
-            }),
+            other => Err(E2eError::Script { doing: preview(body), message: format!("unexpected outcome {other}") }),
         }
     }
 
@@ -112,11 +93,7 @@ impl Session {
                 Err(error) => Value::String(error.to_string()),
             };
             if started.elapsed() >= timeout {
-                return Err(E2eError::Timeout {
-                    what: condition.to_owned(),
-                    waited: timeout,
-                    last: last.to_string(),
-                });
+                return Err(E2eError::Timeout { what: condition.to_owned(), waited: timeout, last: last.to_string() });
             }
             tokio::time::sleep(POLL_EVERY).await;
         }
@@ -124,25 +101,15 @@ impl Session {
 
     /// Switches into the iframe matched by `css` in the current frame.
     pub async fn enter_frame(&self, css: &str) -> E2eResult<()> {
-        let frame = self
-            .client
-            .find(Locator::Css(css))
-            .await
-            .doing(format!("finding frame {css}"))?;
-        frame
-            .enter_frame()
-            .await
-            .doing(format!("entering frame {css}"))
+        let frame = self.client.find(Locator::Css(css)).await.doing(format!("finding frame {css}"))?;
+        frame.enter_frame().await.doing(format!("entering frame {css}"))
     }
 
     /// Switches into the iframe matched by `css` and waits until it shows a complete document of `origin`
     /// (the frame may still be about:blank or loading when this is called).
     pub async fn enter_frame_of(&self, css: &str, origin: &str) -> E2eResult<()> {
         self.enter_frame(css).await?;
-        let condition = format!(
-            "self.origin === {} && document.readyState === 'complete'",
-            js_string(origin)
-        );
+        let condition = format!("self.origin === {} && document.readyState === 'complete'", js_string(origin));
         self.wait_for(&condition, DEFAULT_WAIT).await?;
         Ok(())
     }
@@ -150,30 +117,18 @@ impl Session {
     /// Switches back to the top-level document.
     pub async fn to_top(&self) -> E2eResult<()> {
         for _ in 0..MAX_FRAME_DEPTH {
-            if self
-                .execute("return window === window.top;", vec![])
-                .await?
-                == Value::Bool(true)
-            {
+            if self.execute("return window === window.top;", vec![]).await? == Value::Bool(true) {
                 return Ok(());
             }
-            self.client
-                .enter_parent_frame()
-                .await
-                .doing("leaving a frame")?;
+            self.client.enter_parent_frame().await.doing("leaving a frame")?;
         }
-        Err(E2eError::Check(format!(
-            "still not at the top after leaving {MAX_FRAME_DEPTH} frames"
-        )))
+        Err(E2eError::Check(format!("still not at the top after leaving {MAX_FRAME_DEPTH} frames")))
     }
 
     /// Runs `script` in the current frame and then, depth first, in every iframe below it, and returns
     /// each frame's path (iframe indexes from the starting frame) with the script's value. Ends in the frame
     /// it started in.
-    pub async fn execute_in_every_frame(
-        &self,
-        script: &str,
-    ) -> E2eResult<Vec<(Vec<usize>, Value)>> {
+    pub async fn execute_in_every_frame(&self, script: &str) -> E2eResult<Vec<(Vec<usize>, Value)>> {
         let mut results = Vec::new();
         let mut path = Vec::new();
         self.walk_frames(script, &mut path, &mut results).await?;
@@ -190,23 +145,13 @@ impl Session {
         if path.len() >= MAX_FRAME_DEPTH {
             return Ok(());
         }
-        let frames = self
-            .client
-            .find_all(Locator::Css("iframe"))
-            .await
-            .doing("listing iframes")?;
+        let frames = self.client.find_all(Locator::Css("iframe")).await.doing("listing iframes")?;
         for (index, frame) in frames.into_iter().enumerate() {
-            frame
-                .enter_frame()
-                .await
-                .doing(format!("entering iframe {index} of {path:?}"))?;
+            frame.enter_frame().await.doing(format!("entering iframe {index} of {path:?}"))?;
             path.push(index);
             let walked = Box::pin(self.walk_frames(script, path, results)).await;
             path.pop();
-            self.client
-                .enter_parent_frame()
-                .await
-                .doing("leaving an iframe")?;
+            self.client.enter_parent_frame().await.doing("leaving an iframe")?;
             walked?;
         }
         Ok(())
@@ -250,9 +195,5 @@ fn is_truthy(value: &Value) -> bool {
 
 fn preview(script: &str) -> String {
     let flat: String = script.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > 80 {
-        format!("{}…", flat.chars().take(80).collect::<String>())
-    } else {
-        flat
-    }
+    if flat.chars().count() > 80 { format!("{}…", flat.chars().take(80).collect::<String>()) } else { flat }
 }

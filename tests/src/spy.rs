@@ -50,16 +50,9 @@ pub async fn spy_logs(session: &Session) -> E2eResult<Vec<FrameLog>> {
     session.to_top().await?;
     let mut logs = Vec::new();
     for (path, raw) in session.execute_in_every_frame(READ_LOG).await? {
-        let log: RawFrameLog = serde_json::from_value(raw).map_err(|error| {
-            E2eError::Check(format!("unreadable spy log in frame {path:?}: {error}"))
-        })?;
-        logs.push(FrameLog {
-            path,
-            origin: log.origin,
-            url: log.url,
-            records: log.records,
-            dropped: log.dropped,
-        });
+        let log: RawFrameLog = serde_json::from_value(raw)
+            .map_err(|error| E2eError::Check(format!("unreadable spy log in frame {path:?}: {error}")))?;
+        logs.push(FrameLog { path, origin: log.origin, url: log.url, records: log.records, dropped: log.dropped });
     }
     Ok(logs)
 }
@@ -67,12 +60,7 @@ pub async fn spy_logs(session: &Session) -> E2eResult<Vec<FrameLog>> {
 /// The calls that used `'*'` as target origin, with the frame they were recorded in.
 pub fn wildcard_posts(logs: &[FrameLog]) -> Vec<(&FrameLog, &PostRecord)> {
     logs.iter()
-        .flat_map(|log| {
-            log.records
-                .iter()
-                .flatten()
-                .map(move |record| (log, record))
-        })
+        .flat_map(|log| log.records.iter().flatten().map(move |record| (log, record)))
         .filter(|(_, record)| record.target_origin.as_deref() == Some("*"))
         .collect()
 }
@@ -86,25 +74,15 @@ pub async fn check_no_wildcard_posts(session: &Session) -> E2eResult<Vec<FrameLo
         .map(|log| log.url.as_str())
         .collect();
     if !unspied.is_empty() {
-        return Err(E2eError::Check(format!(
-            "pages without the postMessage spy (is test mode on?): {unspied:?}"
-        )));
+        return Err(E2eError::Check(format!("pages without the postMessage spy (is test mode on?): {unspied:?}")));
     }
     let wildcards = wildcard_posts(&logs);
     if !wildcards.is_empty() {
         let listed: Vec<String> = wildcards
             .iter()
-            .map(|(log, record)| {
-                format!(
-                    "{} posted {} to '*' (frame {:?})",
-                    log.url, record.message_type, log.path
-                )
-            })
+            .map(|(log, record)| format!("{} posted {} to '*' (frame {:?})", log.url, record.message_type, log.path))
             .collect();
-        return Err(E2eError::Check(format!(
-            "postMessage used '*': {}",
-            listed.join("; ")
-        )));
+        return Err(E2eError::Check(format!("postMessage used '*': {}", listed.join("; "))));
     }
     Ok(logs)
 }

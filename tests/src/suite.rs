@@ -78,11 +78,7 @@ impl Ctx {
     /// tools of the pages it opens count under names no other case uses.
     pub fn url(&self, site: Site, path: &str) -> String {
         let separator = if path.contains('?') { '&' } else { '?' };
-        format!(
-            "{}{path}{separator}counterPrefix={}",
-            self.demo.origin(site),
-            self.prefix
-        )
+        format!("{}{path}{separator}counterPrefix={}", self.demo.origin(site), self.prefix)
     }
 
     /// Opens `path` of `site` (see [`Ctx::url`]) at the top level and waits for its document to load.
@@ -149,26 +145,14 @@ impl Suite {
     }
 
     fn run_case(&self, case: &Case) -> Result<(), Failed> {
-        let demo = self
-            .demo
-            .clone()
-            .ok_or_else(|| Failed::from("the demo server is stopped"))?;
+        let demo = self.demo.clone().ok_or_else(|| Failed::from("the demo server is stopped"))?;
         let prefix = format!("t{}.", self.next_case.fetch_add(1, Ordering::Relaxed));
         self.runtime.block_on(async {
-            let _permit = self
-                .sessions
-                .acquire()
-                .await
-                .map_err(|error| Failed::from(error.to_string()))?;
-            let client = new_session(&self.driver.url(), &self.chromium)
-                .await
-                .map_err(|e| Failed::from(e.to_string()))?;
+            let _permit = self.sessions.acquire().await.map_err(|error| Failed::from(error.to_string()))?;
+            let client =
+                new_session(&self.driver.url(), &self.chromium).await.map_err(|e| Failed::from(e.to_string()))?;
             let session = Session::new(client);
-            let ctx = Ctx {
-                session: session.clone(),
-                demo,
-                prefix,
-            };
+            let ctx = Ctx { session: session.clone(), demo, prefix };
             // Spawned, so that a panicking case still lets the session close below.
             let outcome = tokio::spawn((case.run)(ctx)).await;
             let closed = session.close().await;
@@ -194,24 +178,16 @@ impl Suite {
 /// its exit code. At most [`MAX_SESSIONS`] cases run at once.
 pub fn run_cases(cases: Vec<Case>) -> ExitCode {
     let mut args = Arguments::from_args();
-    args.test_threads = Some(
-        args.test_threads
-            .unwrap_or(MAX_SESSIONS)
-            .clamp(1, MAX_SESSIONS),
-    );
+    args.test_threads = Some(args.test_threads.unwrap_or(MAX_SESSIONS).clamp(1, MAX_SESSIONS));
     let suite: Arc<OnceLock<Result<Suite, String>>> = Arc::new(OnceLock::new());
     let trials = cases
         .into_iter()
         .map(|case| {
             let suite = suite.clone();
             let needs_bridge = case.needs_bridge;
-            Trial::test(case.name, move || {
-                match suite.get_or_init(|| Suite::start().map_err(|e| e.to_string())) {
-                    Ok(suite) => suite.run_case(&case),
-                    Err(message) => Err(Failed::from(format!(
-                        "the suite could not start: {message}"
-                    ))),
-                }
+            Trial::test(case.name, move || match suite.get_or_init(|| Suite::start().map_err(|e| e.to_string())) {
+                Ok(suite) => suite.run_case(&case),
+                Err(message) => Err(Failed::from(format!("the suite could not start: {message}"))),
             })
             .with_ignored_flag(needs_bridge)
         })

@@ -66,9 +66,6 @@ fn print_urls(demo: &RunningDemo) {
         println!("  {:<7} {}/", site.name(), demo.origin(site));
         println!("          {}\n", site.demonstrates());
     }
-    println!(
-        "  the same attacks from a sandboxed (opaque-origin) frame: {}",
-        demo.url(Site::Evil, "/opaque.html")
-    );
+    println!("  the same attacks from a sandboxed (opaque-origin) frame: {}", demo.url(Site::Evil, "/opaque.html"));
     println!("\nServing until Ctrl-C.");
 }

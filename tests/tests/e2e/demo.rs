@@ -25,69 +25,31 @@ const CHIPS: &str = "return [...document.querySelectorAll('.chip')].map((c) => \
 /// Opens the shop with a short payment delay and enters the widget once both pages are ready.
 async fn widget_in_shop(t: &Ctx) -> E2eResult<()> {
     t.open(Site::Shop, "/?payDelayMs=100").await?;
-    check_eq(
-        t.session.wait_page_settled().await?,
-        "ready".to_owned(),
-        "shop page state",
-    )?;
-    t.session
-        .enter_frame_of("#widget-frame", t.origin(Site::Widget))
-        .await?;
-    check_eq(
-        t.session.wait_page_settled().await?,
-        "ready".to_owned(),
-        "widget page state",
-    )
+    check_eq(t.session.wait_page_settled().await?, "ready".to_owned(), "shop page state")?;
+    t.session.enter_frame_of("#widget-frame", t.origin(Site::Widget)).await?;
+    check_eq(t.session.wait_page_settled().await?, "ready".to_owned(), "widget page state")
 }
 
 async fn run_command(t: &Ctx, command: &str) -> E2eResult<Value> {
-    t.session
-        .execute_async(
-            "return await window.__demo.run(args[0]);",
-            vec![json!(command)],
-        )
-        .await
+    t.session.execute_async("return await window.__demo.run(args[0]);", vec![json!(command)]).await
 }
 
 /// Lists the shop's tools, adds to the cart, hits the rate limit (429 / 30 arrive intact), checks out
 /// through pay; each tool ran exactly as often as called; no frame posted to '*'.
 async fn widget_drives_the_shop_and_the_shop_pays(t: Ctx) -> E2eResult<()> {
     widget_in_shop(&t).await?;
-    let mut listed = t
-        .session
-        .execute_async("return await window.__demo.refreshTools();", vec![])
-        .await?;
+    let mut listed = t.session.execute_async("return await window.__demo.refreshTools();", vec![]).await?;
     if let Value::Array(names) = &mut listed {
         names.sort_by_key(|name| name.as_str().unwrap_or_default().to_owned());
     }
-    check_eq(
-        listed,
-        json!(["add_to_cart", "checkout", "get_cart", "search_products"]),
-        "tools the widget sees",
-    )?;
+    check_eq(listed, json!(["add_to_cart", "checkout", "get_cart", "search_products"]), "tools the widget sees")?;
 
-    check_eq(
-        run_command(&t, "add 2 margherita").await?,
-        json!("completed"),
-        "add 2 margherita",
-    )?;
+    check_eq(run_command(&t, "add 2 margherita").await?, json!("completed"), "add 2 margherita")?;
     for attempt in 1..=3 {
-        check_eq(
-            run_command(&t, "search pizza").await?,
-            json!("completed"),
-            &format!("search {attempt}"),
-        )?;
+        check_eq(run_command(&t, "search pizza").await?, json!("completed"), &format!("search {attempt}"))?;
     }
-    check_eq(
-        run_command(&t, "search pizza").await?,
-        json!("failed"),
-        "the fourth search",
-    )?;
-    check_eq(
-        run_command(&t, "checkout").await?,
-        json!("completed"),
-        "checkout",
-    )?;
+    check_eq(run_command(&t, "search pizza").await?, json!("failed"), "the fourth search")?;
+    check_eq(run_command(&t, "checkout").await?, json!("completed"), "checkout")?;
     check_eq(
         t.session.execute(CHIPS, vec![]).await?,
         json!([
@@ -107,61 +69,31 @@ async fn widget_drives_the_shop_and_the_shop_pays(t: Ctx) -> E2eResult<()> {
         (Site::Pay, "pay_invoice", 1),
     ];
     for (site, tool, expected) in runs {
-        check_eq(
-            t.counter(site, tool),
-            expected,
-            &format!("executions of {site}'s {tool}"),
-        )?;
+        check_eq(t.counter(site, tool), expected, &format!("executions of {site}'s {tool}"))?;
     }
     check_no_wildcard_posts(&t.session).await.map(drop)
 }
 
 /// Reads the attacker page's results once it is done, and checks nothing leaked and nothing ran.
 async fn attacker_results(t: &Ctx) -> E2eResult<()> {
-    let waited = t
-        .session
-        .wait_for(
-            "window.__demo.state !== 'loading' && window.__demo.state",
-            ATTACKS_TIMEOUT,
-        )
-        .await;
+    let waited = t.session.wait_for("window.__demo.state !== 'loading' && window.__demo.state", ATTACKS_TIMEOUT).await;
     let state = match waited {
         Ok(state) => state,
         Err(error) => {
             let frames = t.session.describe_frames().await?;
-            return Err(webmcp_e2e::E2eError::Check(format!(
-                "{error}\nframes:\n{frames}"
-            )));
+            return Err(webmcp_e2e::E2eError::Check(format!("{error}\nframes:\n{frames}")));
         }
     };
     check_eq(state, json!("done"), "attacker page state")?;
-    let results = t
-        .session
-        .execute("return window.__demo.results;", vec![])
-        .await?;
+    let results = t.session.execute("return window.__demo.results;", vec![]).await?;
     let rows = results.as_array().cloned().unwrap_or_default();
-    check(rows.len() >= 20, || {
-        format!("expected at least 20 attacks, got {}", rows.len())
-    })?;
-    let leaked: Vec<&Value> = rows
-        .iter()
-        .filter(|row| row["verdict"] != "blocked")
-        .collect();
-    check(leaked.is_empty(), || {
-        format!("attacks not blocked: {leaked:?}")
-    })?;
+    check(rows.len() >= 20, || format!("expected at least 20 attacks, got {}", rows.len()))?;
+    let leaked: Vec<&Value> = rows.iter().filter(|row| row["verdict"] != "blocked").collect();
+    check(leaked.is_empty(), || format!("attacks not blocked: {leaked:?}"))?;
     for site in [Site::Shop, Site::Pay] {
-        let executed: Vec<(String, u64)> = t
-            .demo()
-            .counters_of(site)
-            .into_iter()
-            .filter(|(name, _)| name.starts_with(t.counter_prefix()))
-            .collect();
-        check_eq(
-            executed,
-            vec![],
-            &format!("{site} executions during the attacks"),
-        )?;
+        let executed: Vec<(String, u64)> =
+            t.demo().counters_of(site).into_iter().filter(|(name, _)| name.starts_with(t.counter_prefix())).collect();
+        check_eq(executed, vec![], &format!("{site} executions during the attacks"))?;
     }
     check_no_wildcard_posts(&t.session).await.map(drop)
 }
