@@ -36,9 +36,12 @@ function leakIn(data) {
  * that window sends back to this one.
  */
 export async function probe(target, messages, { transfer = [], waitMs = REPLY_WAIT_MS } = {}) {
+  // A reply counts for this attack when it names one of the ids this attack sent; a victim that answers
+  // late is still watched by watchReplies, so nothing it sends goes unchecked.
+  const ids = new Set(messages.flatMap(idsIn));
   const replies = [];
   const onMessage = (event) => {
-    if (event.source === target.window) replies.push(event.data);
+    if (event.source === target.window && ids.has(event.data?.requestId)) replies.push(event.data);
   };
   window.addEventListener("message", onMessage);
   try {
@@ -49,6 +52,39 @@ export async function probe(target, messages, { transfer = [], waitMs = REPLY_WA
   }
   return replies;
 }
+
+function idsIn(message) {
+  if (message === null || typeof message !== "object") return [];
+  const ids = [message.requestId, ...(Array.isArray(message.requestIds) ? message.requestIds : [])];
+  return ids.filter((id) => typeof id === "string");
+}
+
+/**
+ * Records every message the victims' windows send to this window, for the whole run, whatever attack it
+ * answers: a late reply must not escape the check. Returns { row(), stop() }; row() is the final table row.
+ */
+export function watchReplies(targets) {
+  const replies = [];
+  const onMessage = (event) => {
+    if (targets.some((target) => event.source === target.window)) replies.push(event.data);
+  };
+  window.addEventListener("message", onMessage);
+  return {
+    stop: () => window.removeEventListener("message", onMessage),
+    row: () => {
+      const leak = replies.map(leakIn).find(Boolean);
+      return {
+        name: "every-reply",
+        description: "everything the victims sent this window during the run, late replies included",
+        verdict: leak ? "leaked" : "blocked",
+        detail: leak ?? `${replies.length} messages, none revealing a tool or a result`,
+      };
+    },
+  };
+}
+
+/** Lets late replies arrive before the final check. */
+export const settleReplies = () => sleep(1000);
 
 function verdictOf(replies, extraLeak = null) {
   const leak = extraLeak ?? replies.map(leakIn).find(Boolean);

@@ -2,7 +2,7 @@
 import { origins } from "/config.js";
 import { loadBridge, withCounterPrefix } from "/common/bridge.js";
 import { demo, settle, showOrigin } from "/common/page.js";
-import { attacks, runAttacks, waitForBridge } from "./attacks.js";
+import { attacks, runAttacks, settleReplies, waitForBridge, watchReplies } from "./attacks.js";
 import { addRow, summary } from "./results-table.js";
 import { load, victimExecutions } from "./victims.js";
 
@@ -22,7 +22,12 @@ async function main() {
 
   const before = await victimExecutions();
   $("summary").textContent = "Attacking…";
+  const watch = watchReplies([shop, pay]);
   const results = await runAttacks(attacks({ shop, pay, origins, bridge }), (entry) => addRow($("results"), entry));
+  await settleReplies();
+  watch.stop();
+  results.push(watch.row());
+  addRow($("results"), watch.row());
   const after = await victimExecutions();
   const executed = after.shop - before.shop + (after.pay - before.pay);
   const counterRow = {

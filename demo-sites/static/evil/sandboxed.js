@@ -3,7 +3,7 @@
 import { origins } from "/config.js";
 import { loadBridge } from "/common/bridge.js";
 import { demo, settle, showOrigin } from "/common/page.js";
-import { attacks, runAttacks, waitForBridge } from "./attacks.js";
+import { attacks, runAttacks, settleReplies, waitForBridge, watchReplies } from "./attacks.js";
 import { addRow, summary } from "./results-table.js";
 
 async function main() {
@@ -14,7 +14,12 @@ async function main() {
   // A bridge never answers an opaque origin, so this waits the whole timeout: that silence is the point.
   await Promise.all([waitForBridge(shop, 1000), waitForBridge(pay, 1000)]);
   const tbody = document.getElementById("results");
+  const watch = watchReplies([shop, pay]);
   const results = await runAttacks(attacks({ shop, pay, origins, bridge }), (entry) => addRow(tbody, entry));
+  await settleReplies();
+  watch.stop();
+  results.push(watch.row());
+  addRow(tbody, watch.row());
   document.getElementById("summary").textContent = summary(results);
   demo.results = results;
   settle("done");
