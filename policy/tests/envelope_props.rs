@@ -5,13 +5,12 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use webmcp_policy::envelope::{
-    CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse,
-    ToolDescriptor, cap_result,
+    CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, ToolDescriptor, cap_result,
 };
 use webmcp_policy::outcome::STANDARD_ERROR_NAMES;
 use webmcp_policy::{
-    Decoded, ErrorKind, JsonText, Limits, Message, RequestId, RetryAfter, ToolError, ToolName,
-    decode, decode_batch, decode_value, encode_batch,
+    Decoded, ErrorKind, JsonText, Limits, Message, RequestId, RetryAfter, ToolError, ToolName, decode, decode_batch,
+    decode_value, encode_batch,
 };
 
 fn arb_value() -> impl Strategy<Value = Value> {
@@ -19,9 +18,7 @@ fn arb_value() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
         "\\PC{0,12}|[\"\\\\\u{0}-\u{1f}]{0,4}".prop_map(Value::String),
     ];
     leaf.prop_recursive(5, 48, 6, |inner| {
@@ -97,47 +94,28 @@ fn arb_tool() -> impl Strategy<Value = ToolDescriptor> {
         prop::option::of("\\PC{0,30}"),
         prop::option::of(arb_object()),
     )
-        .prop_map(
-            |(name, description, input_schema, origin, annotations)| ToolDescriptor {
-                name,
-                description,
-                input_schema,
-                origin,
-                annotations,
-            },
-        )
+        .prop_map(|(name, description, input_schema, origin, annotations)| ToolDescriptor {
+            name,
+            description,
+            input_schema,
+            origin,
+            annotations,
+        })
 }
 
 fn arb_message() -> impl Strategy<Value = Message> {
     prop_oneof![
         (arb_request_id(), any::<bool>())
             .prop_map(|(request_id, bridge)| Message::GetToolsRequest { request_id, bridge }),
-        (
-            arb_request_id(),
-            prop::collection::vec(arb_tool(), 0..4),
-            any::<bool>()
-        )
-            .prop_map(|(request_id, tools, bridge)| {
+        (arb_request_id(), prop::collection::vec(arb_tool(), 0..4), any::<bool>()).prop_map(
+            |(request_id, tools, bridge)| {
                 let mut names = std::collections::BTreeSet::new();
-                let tools = tools
-                    .into_iter()
-                    .filter(|tool| names.insert(tool.name.clone()))
-                    .collect();
-                GetToolsResponse {
-                    request_id,
-                    tools,
-                    bridge,
-                }
-                .into()
-            }),
-        (arb_request_id(), arb_tool_name(), arb_object()).prop_map(|(request_id, name, args)| {
-            ExecuteRequest {
-                request_id,
-                name,
-                args,
+                let tools = tools.into_iter().filter(|tool| names.insert(tool.name.clone())).collect();
+                GetToolsResponse { request_id, tools, bridge }.into()
             }
-            .into()
-        }),
+        ),
+        (arb_request_id(), arb_tool_name(), arb_object())
+            .prop_map(|(request_id, name, args)| { ExecuteRequest { request_id, name, args }.into() }),
         (arb_request_id(), arb_value()).prop_map(|(request_id, result)| ExecuteResponse {
             request_id,
             outcome: Ok(JsonText::from_value(&result))
@@ -150,23 +128,11 @@ fn arb_message() -> impl Strategy<Value = Message> {
         .into()),
         arb_request_id().prop_map(|request_id| Message::CancelTool { request_id }),
         arb_request_id().prop_map(|request_id| Message::CallStatusRequest { request_id }),
-        (arb_request_id(), any::<bool>(), any::<bool>()).prop_map(
-            |(request_id, running, durable)| {
-                let state = if running {
-                    CallState::Running
-                } else {
-                    CallState::Unknown
-                };
-                CallStatusResponse {
-                    request_id,
-                    state,
-                    durable,
-                }
-                .into()
-            }
-        ),
-        prop::collection::vec(arb_request_id(), 0..8)
-            .prop_map(|request_ids| Message::CallAck { request_ids }),
+        (arb_request_id(), any::<bool>(), any::<bool>()).prop_map(|(request_id, running, durable)| {
+            let state = if running { CallState::Running } else { CallState::Unknown };
+            CallStatusResponse { request_id, state, durable }.into()
+        }),
+        prop::collection::vec(arb_request_id(), 0..8).prop_map(|request_ids| Message::CallAck { request_ids }),
         Just(Message::ToolsChanged),
         Just(Message::GoingAway),
         arb_request_id().prop_map(|request_id| Message::Connect { request_id }),
@@ -257,6 +223,8 @@ proptest! {
         let capped = cap_result(result.clone(), cap);
         prop_assert!(capped.as_str().chars().count() <= cap.max(result.as_str().chars().count().min(cap)));
         if capped != result {
+            // As long as it can be: one more character would need at most 6 more.
+            prop_assert!(capped.as_str().chars().count() + 6 > cap);
             let preview = capped.to_value().unwrap();
             prop_assert!(result.as_str().starts_with(preview["preview"].as_str().unwrap()));
         }

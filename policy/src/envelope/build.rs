@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::decode::cap_message;
 use super::json_text::JsonText;
 use super::message::ExecuteResponse;
-use super::text::push_json_string;
+use super::text::{next_special, push_json_string};
 use crate::ids::RequestId;
 use crate::limits::Limits;
 use crate::outcome::{ErrorKind, RetryAfter, ToolError, standard_error_name, status_from_json};
@@ -15,18 +15,12 @@ impl ExecuteResponse {
     /// A success carrying `result`, or its truncated preview when it is longer than `limits.max_result_chars`
     /// (see [`cap_result`]).
     pub fn success(request_id: RequestId, result: JsonText, limits: &Limits) -> Self {
-        Self {
-            request_id,
-            outcome: Ok(cap_result(result, limits.max_result_chars)),
-        }
+        Self { request_id, outcome: Ok(cap_result(result, limits.max_result_chars)) }
     }
 
     /// A failure carrying `error`.
     pub fn failure(request_id: RequestId, error: ToolError) -> Self {
-        Self {
-            request_id,
-            outcome: Err(error),
-        }
+        Self { request_id, outcome: Err(error) }
     }
 }
 
@@ -40,25 +34,38 @@ pub fn cap_result(result: JsonText, max_chars: usize) -> JsonText {
     if text.len() <= max_chars || text.chars().count() <= max_chars {
         return result;
     }
-    let mut room = max_chars.saturating_sub(PREVIEW_OPEN.len() + 3);
-    let mut cut = 0;
-    for (at, c) in text.char_indices() {
-        let width = match c {
-            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-            c if c < ' ' => 6,
-            _ => 1,
-        };
-        if width > room {
-            break;
-        }
-        room -= width;
-        cut = at + c.len_utf8();
-    }
+    let cut = preview_end(text, max_chars.saturating_sub(PREVIEW_OPEN.len() + 3));
     let mut preview = String::with_capacity(PREVIEW_OPEN.len() + cut + 3);
     preview.push_str(PREVIEW_OPEN);
     push_json_string(&mut preview, text.get(..cut).unwrap_or_default());
     preview.push('}');
     JsonText::from_trusted(preview, false)
+}
+
+/// The byte offset where the longest prefix of `text` ends whose JSON string form (quotes aside) takes at most
+/// `room` characters. Runs of characters that need no escape are measured a run at a time.
+fn preview_end(text: &str, mut room: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    loop {
+        let special = next_special(bytes, at);
+        let run = text.get(at..special).unwrap_or_default();
+        let run_chars = if run.is_ascii() { run.len() } else { run.chars().count() };
+        if run_chars > room {
+            return at + run.char_indices().nth(room).map_or(run.len(), |(offset, _)| offset);
+        }
+        room -= run_chars;
+        let width = match bytes.get(special) {
+            None => return special,
+            Some(b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c) => 2,
+            Some(_) => 6,
+        };
+        if width > room {
+            return special;
+        }
+        room -= width;
+        at = special + 1;
+    }
 }
 
 /// What a tool threw, as the bridge read it off the thrown value (`Value::Null` where a field is absent).
@@ -81,10 +88,7 @@ impl ThrownError<'_> {
     pub fn to_tool_error(&self, limits: &Limits) -> ToolError {
         let message = match self.message {
             Value::String(text) => cap_message(text, limits.max_error_message_chars),
-            other => cap_message(
-                &JsonText::from_value(other).into_string(),
-                limits.max_error_message_chars,
-            ),
+            other => cap_message(&JsonText::from_value(other).into_string(), limits.max_error_message_chars),
         };
         ToolError {
             kind: ErrorKind::ToolError,
@@ -107,17 +111,10 @@ mod tests {
         for cap in [40, 41, 50, 100, 200] {
             let capped = cap_result(result.clone(), cap);
             assert!(capped.as_str().chars().count() <= cap, "{cap}: {capped}");
-            assert!(
-                capped.as_str().chars().count() >= cap - 1,
-                "{cap}: {capped}"
-            );
+            assert!(capped.as_str().chars().count() >= cap - 1, "{cap}: {capped}");
             let value = capped.to_value().unwrap();
             assert_eq!(value["truncated"], true);
-            assert!(
-                result
-                    .as_str()
-                    .starts_with(value["preview"].as_str().unwrap())
-            );
+            assert!(result.as_str().starts_with(value["preview"].as_str().unwrap()));
         }
         assert_eq!(cap_result(result.clone(), 10_000), result);
     }
@@ -126,10 +123,7 @@ mod tests {
     fn a_preview_cuts_on_a_character_boundary() {
         let result = JsonText::from_value(&json!("é".repeat(100)));
         let capped = cap_result(result, 40);
-        assert_eq!(
-            capped.as_str(),
-            "{\"truncated\":true,\"preview\":\"\\\"ééééééé\"}"
-        );
+        assert_eq!(capped.as_str(), "{\"truncated\":true,\"preview\":\"\\\"ééééééé\"}");
         assert_eq!(capped.as_str().chars().count(), 40);
     }
 
@@ -153,9 +147,6 @@ mod tests {
             retry_after: &json!(-1),
         }
         .to_tool_error(&limits);
-        assert_eq!(
-            (odd.message.as_str(), odd.name, odd.status, odd.retry_after),
-            ("42", None, None, None)
-        );
+        assert_eq!((odd.message.as_str(), odd.name, odd.status, odd.retry_after), ("42", None, None, None));
     }
 }

@@ -12,16 +12,15 @@ use serde_json::{Number, Value};
 use super::error::{EnvelopeError, FieldProblem, Problem};
 use super::json_text::JsonText;
 use super::message::{
-    CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message,
-    MessageType, ToolDescriptor,
+    CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, MessageType,
+    ToolDescriptor,
 };
 use super::scan::{JsonKind, RawStr, Scanner, SyntaxError, ValueScan};
 use super::text::{ByteCount, write_value};
 use crate::ids::{RequestId, ToolName};
 use crate::limits::Limits;
 use crate::outcome::{
-    ErrorKind, MAX_ERROR_MESSAGE_CHARS, RetryAfter, ToolError, cap_error_message,
-    standard_error_name, status_from_json,
+    ErrorKind, MAX_ERROR_MESSAGE_CHARS, RetryAfter, ToolError, cap_error_message, standard_error_name, status_from_json,
 };
 
 /// What a text or value turned out to be.
@@ -40,10 +39,7 @@ pub enum Decoded {
 /// the nesting depth, then every field of its type. A text that is not JSON is an error, not [`Decoded::NotOurs`].
 pub fn decode(text: &str, limits: &Limits) -> Result<Decoded, EnvelopeError> {
     if text.len() > limits.max_message_bytes {
-        return Err(EnvelopeError::new(Problem::TooLarge {
-            bytes: text.len(),
-            limit: limits.max_message_bytes,
-        }));
+        return Err(EnvelopeError::new(Problem::TooLarge { bytes: text.len(), limit: limits.max_message_bytes }));
     }
     let mut scanner = Scanner::new(text);
     let read = read_message(&mut scanner, limits).and_then(|read| scanner.finish().map(|()| read));
@@ -54,20 +50,14 @@ pub fn decode(text: &str, limits: &Limits) -> Result<Decoded, EnvelopeError> {
 /// with one exception: a value that is not ours is [`Decoded::NotOurs`] whatever its size (it is never written
 /// out as text).
 pub fn decode_value(value: &Value, limits: &Limits) -> Result<Decoded, EnvelopeError> {
-    let ours = value
-        .get("type")
-        .and_then(Value::as_str)
-        .and_then(MessageType::from_wire);
+    let ours = value.get("type").and_then(Value::as_str).and_then(MessageType::from_wire);
     if ours.is_none() {
         return Ok(Decoded::NotOurs);
     }
     let mut size = ByteCount::default();
     write_value(&mut size, value);
     if size.0 > limits.max_message_bytes {
-        return Err(EnvelopeError::new(Problem::TooLarge {
-            bytes: size.0,
-            limit: limits.max_message_bytes,
-        }));
+        return Err(EnvelopeError::new(Problem::TooLarge { bytes: size.0, limit: limits.max_message_bytes }));
     }
     let mut text = String::with_capacity(size.0);
     write_value(&mut text, value);
@@ -77,15 +67,9 @@ pub fn decode_value(value: &Value, limits: &Limits) -> Result<Decoded, EnvelopeE
 /// Decodes a port batch: a JSON array of messages, each decoded on its own, so that one bad message does not
 /// drop the others. The batch as a whole is refused when it is not a JSON array, is not valid JSON, is larger
 /// than `Limits::max_batch_bytes` or holds more than `Limits::max_batch_len` messages.
-pub fn decode_batch(
-    text: &str,
-    limits: &Limits,
-) -> Result<Vec<Result<Decoded, EnvelopeError>>, EnvelopeError> {
+pub fn decode_batch(text: &str, limits: &Limits) -> Result<Vec<Result<Decoded, EnvelopeError>>, EnvelopeError> {
     if text.len() > limits.max_batch_bytes {
-        return Err(EnvelopeError::new(Problem::BatchTooLarge {
-            bytes: text.len(),
-            limit: limits.max_batch_bytes,
-        }));
+        return Err(EnvelopeError::new(Problem::BatchTooLarge { bytes: text.len(), limit: limits.max_batch_bytes }));
     }
     let mut scanner = Scanner::new(text);
     if scanner.peek() != Some(b'[') {
@@ -106,10 +90,7 @@ pub fn decode_batch(
             let start = s.pos;
             let read = read_message(s, limits)?;
             decoded.push(if s.pos - start > limits.max_message_bytes {
-                Err(EnvelopeError::new(Problem::TooLarge {
-                    bytes: s.pos - start,
-                    limit: limits.max_message_bytes,
-                }))
+                Err(EnvelopeError::new(Problem::TooLarge { bytes: s.pos - start, limit: limits.max_message_bytes }))
             } else {
                 interpret(text, read, limits)
             });
@@ -118,10 +99,7 @@ pub fn decode_batch(
         .and_then(|()| scanner.finish())
         .map_err(syntax)?;
     if len > limits.max_batch_len {
-        return Err(EnvelopeError::new(Problem::BatchTooLong {
-            len,
-            limit: limits.max_batch_len,
-        }));
+        return Err(EnvelopeError::new(Problem::BatchTooLong { len, limit: limits.max_batch_len }));
     }
     Ok(decoded)
 }
@@ -225,15 +203,13 @@ enum Read {
 /// Reads one value at the scanner's position as a message envelope, checking its syntax and depth.
 fn read_message(scanner: &mut Scanner<'_>, limits: &Limits) -> Result<Read, SyntaxError> {
     if scanner.peek() != Some(b'{') {
-        scanner.scan_value(usize::MAX)?;
+        // Depth 0: only checked, so no path information is kept for any level.
+        scanner.scan_value(0)?;
         return Ok(Read::NotAnObject);
     }
     let text = scanner.text();
     let member_depth = limits.max_depth.saturating_sub(1);
-    let mut envelope = Box::new(Envelope {
-        too_deep: limits.max_depth == 0,
-        ..Envelope::default()
-    });
+    let mut envelope = Box::new(Envelope { too_deep: limits.max_depth == 0, ..Envelope::default() });
     scanner.read_object(|s, key| {
         let scan = s.scan_value(member_depth)?;
         envelope.too_deep |= scan.too_deep;
@@ -265,18 +241,10 @@ fn interpret(text: &str, read: Read, limits: &Limits) -> Result<Decoded, Envelop
     let Some(message_type) = envelope.message_type else {
         return Ok(Decoded::NotOurs);
     };
-    let mut cx = Fields {
-        text,
-        envelope: &envelope,
-        limits,
-        message_type,
-        request_id: None,
-    };
+    let mut cx = Fields { text, envelope: &envelope, limits, message_type, request_id: None };
     cx.request_id = cx.request_id().ok();
     if envelope.too_deep {
-        return Err(cx.refuse(Problem::TooDeep {
-            limit: limits.max_depth,
-        }));
+        return Err(cx.refuse(Problem::TooDeep { limit: limits.max_depth }));
     }
     if let Some(field) = envelope.repeated {
         return Err(cx.fail(field.name(), FieldProblem::Repeated));
@@ -299,10 +267,9 @@ const TOOL_FIELD_DEPTH: usize = 3;
 impl<'t> Fields<'_, 't> {
     fn message(&self) -> Result<Message, EnvelopeError> {
         Ok(match self.message_type {
-            MessageType::GetToolsRequest => Message::GetToolsRequest {
-                request_id: self.request_id()?,
-                bridge: self.bridge(),
-            },
+            MessageType::GetToolsRequest => {
+                Message::GetToolsRequest { request_id: self.request_id()?, bridge: self.bridge() }
+            }
             MessageType::GetToolsResponse => Message::GetToolsResponse(GetToolsResponse {
                 request_id: self.request_id()?,
                 tools: self.tools()?,
@@ -313,32 +280,21 @@ impl<'t> Fields<'_, 't> {
                 name: self.tool_name(Field::Name.name(), self.require(Field::Name)?)?,
                 args: self.args()?,
             }),
-            MessageType::ExecuteToolResponse => Message::ExecuteResponse(ExecuteResponse {
-                request_id: self.request_id()?,
-                outcome: self.outcome()?,
-            }),
-            MessageType::CancelTool => Message::CancelTool {
-                request_id: self.request_id()?,
-            },
-            MessageType::CallStatusRequest => Message::CallStatusRequest {
-                request_id: self.request_id()?,
-            },
+            MessageType::ExecuteToolResponse => {
+                Message::ExecuteResponse(ExecuteResponse { request_id: self.request_id()?, outcome: self.outcome()? })
+            }
+            MessageType::CancelTool => Message::CancelTool { request_id: self.request_id()? },
+            MessageType::CallStatusRequest => Message::CallStatusRequest { request_id: self.request_id()? },
             MessageType::CallStatusResponse => Message::CallStatusResponse(CallStatusResponse {
                 request_id: self.request_id()?,
                 state: self.state()?,
                 durable: self.boolean(Field::Durable)?,
             }),
-            MessageType::CallAck => Message::CallAck {
-                request_ids: self.ack_ids()?,
-            },
+            MessageType::CallAck => Message::CallAck { request_ids: self.ack_ids()? },
             MessageType::ToolsChanged => Message::ToolsChanged,
             MessageType::GoingAway => Message::GoingAway,
-            MessageType::Connect => Message::Connect {
-                request_id: self.request_id()?,
-            },
-            MessageType::Connected => Message::Connected {
-                request_id: self.request_id()?,
-            },
+            MessageType::Connect => Message::Connect { request_id: self.request_id()? },
+            MessageType::Connected => Message::Connected { request_id: self.request_id()? },
         })
     }
 
@@ -361,8 +317,7 @@ impl<'t> Fields<'_, 't> {
     }
 
     fn require(&self, field: Field) -> Result<&ValueScan, EnvelopeError> {
-        self.slot(field)
-            .ok_or_else(|| self.fail(field.name(), FieldProblem::Missing))
+        self.slot(field).ok_or_else(|| self.fail(field.name(), FieldProblem::Missing))
     }
 
     fn string(&self, path: &str, scan: &ValueScan) -> Result<Cow<'t, str>, EnvelopeError> {
@@ -371,13 +326,7 @@ impl<'t> Fields<'_, 't> {
 
     fn raw(&self, path: &str, scan: &ValueScan) -> Result<RawStr<'t>, EnvelopeError> {
         if scan.kind != JsonKind::String {
-            return Err(self.fail(
-                path,
-                FieldProblem::WrongType {
-                    expected: "a string",
-                    found: scan.kind,
-                },
-            ));
+            return Err(self.fail(path, FieldProblem::WrongType { expected: "a string", found: scan.kind }));
         }
         Ok(scan.raw_str(self.text))
     }
@@ -394,24 +343,19 @@ impl<'t> Fields<'_, 't> {
 
     /// `"bridge": 1` (or `true`) marks a webmcp-bridge; anything else, or nothing, a plain peer.
     fn bridge(&self) -> bool {
-        self.slot(Field::Bridge)
-            .is_some_and(|scan| match scan.kind {
-                JsonKind::Bool => scan.slice(self.text) == "true",
-                JsonKind::Number => scan.slice(self.text).parse::<f64>() == Ok(1.0),
-                _ => false,
-            })
+        self.slot(Field::Bridge).is_some_and(|scan| match scan.kind {
+            JsonKind::Bool => scan.slice(self.text) == "true",
+            JsonKind::Number => scan.slice(self.text).parse::<f64>() == Ok(1.0),
+            _ => false,
+        })
     }
 
     fn boolean(&self, field: Field) -> Result<bool, EnvelopeError> {
         let scan = self.require(field)?;
         if scan.kind != JsonKind::Bool {
-            return Err(self.fail(
-                field.name(),
-                FieldProblem::WrongType {
-                    expected: "true or false",
-                    found: scan.kind,
-                },
-            ));
+            return Err(
+                self.fail(field.name(), FieldProblem::WrongType { expected: "true or false", found: scan.kind })
+            );
         }
         Ok(scan.slice(self.text) == "true")
     }
@@ -431,17 +375,9 @@ impl<'t> Fields<'_, 't> {
 
     /// An object, or a string holding a JSON object, at `depth` inside the message; with the path of its first
     /// `__proto__` key, if any.
-    fn object(
-        &self,
-        path: &str,
-        scan: &ValueScan,
-        depth: usize,
-    ) -> Result<(JsonText, Option<String>), EnvelopeError> {
+    fn object(&self, path: &str, scan: &ValueScan, depth: usize) -> Result<(JsonText, Option<String>), EnvelopeError> {
         match scan.kind {
-            JsonKind::Object => Ok((
-                JsonText::from_scan(self.text, scan),
-                scan.proto_path.clone(),
-            )),
+            JsonKind::Object => Ok((JsonText::from_scan(self.text, scan), scan.proto_path.clone())),
             JsonKind::String => {
                 let inner = scan.raw_str(self.text).unescape();
                 let mut scanner = Scanner::new(&inner);
@@ -450,29 +386,16 @@ impl<'t> Fields<'_, 't> {
                     .and_then(|found| scanner.finish().map(|()| found))
                     .map_err(|e| self.fail(path, FieldProblem::EmbeddedSyntax(e)))?;
                 if inner_scan.too_deep {
-                    return Err(self.refuse(Problem::TooDeep {
-                        limit: self.limits.max_depth,
-                    }));
+                    return Err(self.refuse(Problem::TooDeep { limit: self.limits.max_depth }));
                 }
                 if inner_scan.kind != JsonKind::Object {
-                    return Err(self.fail(
-                        path,
-                        FieldProblem::EmbeddedNotObject {
-                            found: inner_scan.kind,
-                        },
-                    ));
+                    return Err(self.fail(path, FieldProblem::EmbeddedNotObject { found: inner_scan.kind }));
                 }
-                Ok((
-                    JsonText::from_scan(&inner, &inner_scan),
-                    inner_scan.proto_path,
-                ))
+                Ok((JsonText::from_scan(&inner, &inner_scan), inner_scan.proto_path))
             }
             found => Err(self.fail(
                 path,
-                FieldProblem::WrongType {
-                    expected: "an object or a string holding a JSON object",
-                    found,
-                },
+                FieldProblem::WrongType { expected: "an object or a string holding a JSON object", found },
             )),
         }
     }
@@ -486,29 +409,19 @@ impl<'t> Fields<'_, 't> {
         }
         let message = self.string(Field::Error.name(), self.require(Field::Error)?)?;
         let kind = match self.slot(Field::Code).map(|scan| (scan.kind, scan)) {
-            Some((JsonKind::String, scan)) => {
-                ErrorKind::from_wire(&scan.raw_str(self.text).unescape())
-            }
+            Some((JsonKind::String, scan)) => ErrorKind::from_wire(&scan.raw_str(self.text).unescape()),
             _ => ErrorKind::ToolError,
         };
         let name = match self.slot(Field::ErrorName) {
-            Some(scan) if scan.kind == JsonKind::String => {
-                standard_error_name(&scan.raw_str(self.text).unescape())
-            }
+            Some(scan) if scan.kind == JsonKind::String => standard_error_name(&scan.raw_str(self.text).unescape()),
             _ => None,
         };
         Ok(Err(ToolError {
             kind,
             message: cap_message(&message, self.limits.max_error_message_chars),
             name,
-            status: self
-                .scalar(Field::Status)
-                .as_ref()
-                .and_then(status_from_json),
-            retry_after: self
-                .scalar(Field::RetryAfter)
-                .as_ref()
-                .and_then(RetryAfter::from_json),
+            status: self.scalar(Field::Status).as_ref().and_then(status_from_json),
+            retry_after: self.scalar(Field::RetryAfter).as_ref().and_then(RetryAfter::from_json),
         }))
     }
 
@@ -517,9 +430,9 @@ impl<'t> Fields<'_, 't> {
         let scan = self.slot(field)?;
         match scan.kind {
             JsonKind::Number => number_value(scan.slice(self.text)),
-            JsonKind::String if scan.end - scan.start <= 66 => Some(Value::String(
-                scan.raw_str(self.text).unescape().into_owned(),
-            )),
+            JsonKind::String if scan.end - scan.start <= 66 => {
+                Some(Value::String(scan.raw_str(self.text).unescape().into_owned()))
+            }
             _ => None,
         }
     }
@@ -541,26 +454,15 @@ impl<'t> Fields<'_, 't> {
     }
 
     /// The elements of an array field, at most `limit` of them.
-    fn elements(
-        &self,
-        path: &str,
-        scan: &ValueScan,
-        limit: usize,
-    ) -> Result<Vec<ValueScan>, EnvelopeError> {
+    fn elements(&self, path: &str, scan: &ValueScan, limit: usize) -> Result<Vec<ValueScan>, EnvelopeError> {
         if scan.kind != JsonKind::Array {
-            return Err(self.fail(
-                path,
-                FieldProblem::WrongType {
-                    expected: "an array",
-                    found: scan.kind,
-                },
-            ));
+            return Err(self.fail(path, FieldProblem::WrongType { expected: "an array", found: scan.kind }));
         }
         let mut elements = Vec::new();
         let mut count = 0;
         Scanner::at(self.text, scan.start)
             .read_array(|s| {
-                let element = s.scan_value(usize::MAX)?;
+                let element = s.scan_value(self.limits.max_depth)?;
                 count += 1;
                 if count <= limit {
                     elements.push(element);
@@ -576,16 +478,11 @@ impl<'t> Fields<'_, 't> {
 
     fn ack_ids(&self) -> Result<Vec<RequestId>, EnvelopeError> {
         let path = Field::RequestIds.name();
-        let elements = self.elements(
-            path,
-            self.require(Field::RequestIds)?,
-            self.limits.max_ack_ids,
-        )?;
+        let elements = self.elements(path, self.require(Field::RequestIds)?, self.limits.max_ack_ids)?;
         let mut ids = Vec::with_capacity(elements.len());
         for (i, scan) in elements.iter().enumerate() {
             let path = format!("{path}[{i}]");
-            let id = RequestId::new(self.string(&path, scan)?)
-                .map_err(|e| self.fail(&path, FieldProblem::Id(e)))?;
+            let id = RequestId::new(self.string(&path, scan)?).map_err(|e| self.fail(&path, FieldProblem::Id(e)))?;
             ids.push(id);
         }
         Ok(ids)
@@ -593,11 +490,7 @@ impl<'t> Fields<'_, 't> {
 
     fn tools(&self) -> Result<Vec<ToolDescriptor>, EnvelopeError> {
         let path = Field::Tools.name();
-        let elements = self.elements(
-            path,
-            self.require(Field::Tools)?,
-            self.limits.max_tools_per_response,
-        )?;
+        let elements = self.elements(path, self.require(Field::Tools)?, self.limits.max_tools_per_response)?;
         let mut tools = Vec::with_capacity(elements.len());
         for (i, scan) in elements.iter().enumerate() {
             tools.push(self.tool(&format!("{path}[{i}]"), scan)?);
@@ -606,37 +499,22 @@ impl<'t> Fields<'_, 't> {
         for (i, tool) in tools.iter().enumerate() {
             if !seen.insert(tool.name.as_str()) {
                 let name = tool.name.as_str().to_owned();
-                return Err(self.fail(
-                    format!("{path}[{i}].name"),
-                    FieldProblem::DuplicateTool { name },
-                ));
+                return Err(self.fail(format!("{path}[{i}].name"), FieldProblem::DuplicateTool { name }));
             }
         }
         Ok(tools)
     }
 
     fn tool(&self, path: &str, scan: &ValueScan) -> Result<ToolDescriptor, EnvelopeError> {
-        const KEYS: [&str; 5] = [
-            "name",
-            "description",
-            "inputSchema",
-            "origin",
-            "annotations",
-        ];
+        const KEYS: [&str; 5] = ["name", "description", "inputSchema", "origin", "annotations"];
         if scan.kind != JsonKind::Object {
-            return Err(self.fail(
-                path,
-                FieldProblem::WrongType {
-                    expected: "an object",
-                    found: scan.kind,
-                },
-            ));
+            return Err(self.fail(path, FieldProblem::WrongType { expected: "an object", found: scan.kind }));
         }
         let mut slots: [Option<ValueScan>; 5] = Default::default();
         let mut repeated = None;
         Scanner::at(self.text, scan.start)
             .read_object(|s, key| {
-                let value = s.scan_value(usize::MAX)?;
+                let value = s.scan_value(self.limits.max_depth)?;
                 let key = key.unescape();
                 if let Some(at) = KEYS.iter().position(|k| *k == key) {
                     match &slots[at] {
@@ -652,9 +530,7 @@ impl<'t> Fields<'_, 't> {
             return Err(self.fail(field(at), FieldProblem::Repeated));
         }
         let present = |at: usize| slots[at].as_ref().filter(|s| s.kind != JsonKind::Null);
-        let name_scan = slots[0]
-            .as_ref()
-            .ok_or_else(|| self.fail(field(0), FieldProblem::Missing))?;
+        let name_scan = slots[0].as_ref().ok_or_else(|| self.fail(field(0), FieldProblem::Missing))?;
         let name = self.tool_name(&field(0), name_scan)?;
         let description = match present(1) {
             Some(scan) => {
@@ -676,27 +552,13 @@ impl<'t> Fields<'_, 't> {
             .filter(|scan| scan.kind == JsonKind::String)
             .map(|scan| scan.raw_str(self.text).unescape().into_owned());
         let annotations = match present(4) {
-            Some(scan) if scan.kind == JsonKind::Object => {
-                Some(JsonText::from_scan(self.text, scan))
-            }
+            Some(scan) if scan.kind == JsonKind::Object => Some(JsonText::from_scan(self.text, scan)),
             Some(scan) => {
-                return Err(self.fail(
-                    field(4),
-                    FieldProblem::WrongType {
-                        expected: "an object",
-                        found: scan.kind,
-                    },
-                ));
+                return Err(self.fail(field(4), FieldProblem::WrongType { expected: "an object", found: scan.kind }));
             }
             None => None,
         };
-        Ok(ToolDescriptor {
-            name,
-            description,
-            input_schema,
-            origin,
-            annotations,
-        })
+        Ok(ToolDescriptor { name, description, input_schema, origin, annotations })
     }
 }
 
@@ -710,10 +572,7 @@ fn number_value(text: &str) -> Option<Value> {
             return Some(Value::from(n));
         }
     }
-    text.parse::<f64>()
-        .ok()
-        .and_then(Number::from_f64)
-        .map(Value::Number)
+    text.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number)
 }
 
 /// Cuts an error message to `limit` characters (never more than the crate-wide cap), marking a cut with `…`.

@@ -89,9 +89,7 @@ impl Message {
                 }
             }
             Self::ExecuteRequest(request) => {
-                object
-                    .request_id(&request.request_id)
-                    .string("name", request.name.as_str());
+                object.request_id(&request.request_id).string("name", request.name.as_str());
                 object.raw("args", request.args.as_str());
             }
             Self::ExecuteResponse(response) => encode_outcome(&mut object, response),
@@ -102,9 +100,7 @@ impl Message {
                 object.request_id(request_id);
             }
             Self::CallStatusResponse(status) => {
-                object
-                    .request_id(&status.request_id)
-                    .string("state", status.state.as_str());
+                object.request_id(&status.request_id).string("state", status.state.as_str());
                 object.raw("durable", if status.durable { "true" } else { "false" });
             }
             Self::CallAck { request_ids } => {
@@ -130,17 +126,9 @@ impl Message {
             + match self {
                 Self::GetToolsResponse(response) => response.tools.iter().map(tool_len_hint).sum(),
                 Self::ExecuteRequest(request) => request.args.as_str().len(),
-                Self::ExecuteResponse(ExecuteResponse {
-                    outcome: Ok(result),
-                    ..
-                }) => result.as_str().len(),
-                Self::ExecuteResponse(ExecuteResponse {
-                    outcome: Err(error),
-                    ..
-                }) => error.message.len(),
-                Self::CallAck { request_ids } => {
-                    request_ids.iter().map(|id| id.as_str().len() + 3).sum()
-                }
+                Self::ExecuteResponse(ExecuteResponse { outcome: Ok(result), .. }) => result.as_str().len(),
+                Self::ExecuteResponse(ExecuteResponse { outcome: Err(error), .. }) => error.message.len(),
+                Self::CallAck { request_ids } => request_ids.iter().map(|id| id.as_str().len() + 3).sum(),
                 _ => 0,
             }
     }
@@ -157,9 +145,7 @@ fn tool_len_hint(tool: &ToolDescriptor) -> usize {
 
 fn encode_tool(out: &mut String, tool: &ToolDescriptor) {
     let mut object = Object::open(out);
-    object
-        .string("name", tool.name.as_str())
-        .string("description", &tool.description);
+    object.string("name", tool.name.as_str()).string("description", &tool.description);
     if let Some(schema) = &tool.input_schema {
         object.raw("inputSchema", schema.as_str());
     }
@@ -183,9 +169,7 @@ fn encode_outcome(object: &mut Object<'_>, response: &ExecuteResponse) {
 }
 
 fn encode_error(object: &mut Object<'_>, error: &ToolError) {
-    object
-        .raw("success", "false")
-        .string("error", &error.message);
+    object.raw("success", "false").string("error", &error.message);
     if let Some(status) = error.status {
         object.key("status").push_str(&status.to_string());
     }
@@ -218,13 +202,7 @@ fn push_number(out: &mut String, number: f64) {
 
 /// The messages as one port batch: a JSON array of their texts.
 pub fn encode_batch(messages: &[Message]) -> String {
-    let mut out = String::with_capacity(
-        messages
-            .iter()
-            .map(Message::encoded_len_hint)
-            .sum::<usize>()
-            + 2,
-    );
+    let mut out = String::with_capacity(messages.iter().map(Message::encoded_len_hint).sum::<usize>() + 2);
     out.push('[');
     for (i, message) in messages.iter().enumerate() {
         if i > 0 {
@@ -246,8 +224,7 @@ pub fn encode_batches(messages: &[Message], limits: &Limits) -> Vec<String> {
     for message in messages {
         one.clear();
         message.encode_into(&mut one);
-        let full = len >= limits.max_batch_len.max(1)
-            || batch.len() + 1 + one.len() + 1 > limits.max_batch_bytes;
+        let full = len >= limits.max_batch_len.max(1) || batch.len() + 1 + one.len() + 1 > limits.max_batch_bytes;
         if len > 0 && full {
             batch.push(']');
             batches.push(std::mem::replace(&mut batch, String::from("[")));
@@ -272,13 +249,9 @@ mod tests {
 
     #[test]
     fn numbers_are_written_as_javascript_writes_them() {
-        for (number, text) in [
-            (30.0, "30"),
-            (0.0, "0"),
-            (1.5, "1.5"),
-            (1e-7, "1e-7"),
-            (0.1 + 0.2, "0.30000000000000004"),
-        ] {
+        for (number, text) in
+            [(30.0, "30"), (0.0, "0"), (1.5, "1.5"), (1e-7, "1e-7"), (0.1 + 0.2, "0.30000000000000004")]
+        {
             let mut out = String::new();
             push_number(&mut out, number);
             assert_eq!(out, text);

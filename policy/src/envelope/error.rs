@@ -22,24 +22,12 @@ pub struct EnvelopeError {
 impl EnvelopeError {
     /// An error about a message whose type is not known (yet).
     pub(crate) fn new(problem: Problem) -> Self {
-        Self {
-            message_type: None,
-            request_id: None,
-            problem,
-        }
+        Self { message_type: None, request_id: None, problem }
     }
 
     /// An error about a message of `message_type`.
-    pub(crate) fn about(
-        message_type: MessageType,
-        request_id: Option<RequestId>,
-        problem: Problem,
-    ) -> Self {
-        Self {
-            message_type: Some(message_type),
-            request_id,
-            problem,
-        }
+    pub(crate) fn about(message_type: MessageType, request_id: Option<RequestId>, problem: Problem) -> Self {
+        Self { message_type: Some(message_type), request_id, problem }
     }
 
     /// What is wrong.
@@ -63,14 +51,11 @@ impl EnvelopeError {
             Problem::TooLarge { .. } => ErrorCategory::TooLarge,
             Problem::TooDeep { .. } => ErrorCategory::TooDeep,
             Problem::Syntax(_) => ErrorCategory::InvalidJson,
-            Problem::Field {
-                problem: FieldProblem::ProtoKey,
-                ..
-            } => ErrorCategory::ProtoKey,
+            Problem::Field { problem: FieldProblem::ProtoKey, .. } => ErrorCategory::ProtoKey,
             Problem::Field { .. } => ErrorCategory::Malformed,
-            Problem::NotABatch { .. }
-            | Problem::BatchTooLong { .. }
-            | Problem::BatchTooLarge { .. } => ErrorCategory::BadBatch,
+            Problem::NotABatch { .. } | Problem::BatchTooLong { .. } | Problem::BatchTooLarge { .. } => {
+                ErrorCategory::BadBatch
+            }
         }
     }
 
@@ -83,22 +68,13 @@ impl EnvelopeError {
         }
         let request_id = self.request_id.clone()?;
         let kind = match &self.problem {
-            Problem::Field { field, .. }
-                if field.starts_with("args") || field.starts_with("inputObject") =>
-            {
+            Problem::Field { field, .. } if field.starts_with("args") || field.starts_with("inputObject") => {
                 ErrorKind::InvalidArgs
             }
             _ => ErrorKind::Refused,
         };
-        let message = format!(
-            "{} refused: {}",
-            MessageType::ExecuteToolRequest,
-            self.problem
-        );
-        Some(ExecuteResponse {
-            request_id,
-            outcome: Err(ToolError::new(kind, message)),
-        })
+        let message = format!("{} refused: {}", MessageType::ExecuteToolRequest, self.problem);
+        Some(ExecuteResponse { request_id, outcome: Err(ToolError::new(kind, message)) })
     }
 }
 
@@ -158,10 +134,7 @@ pub enum Problem {
 impl Problem {
     /// The problem `problem` with the field at `field`.
     pub(crate) fn field(field: impl Into<String>, problem: FieldProblem) -> Self {
-        Self::Field {
-            field: field.into(),
-            problem,
-        }
+        Self::Field { field: field.into(), problem }
     }
 }
 

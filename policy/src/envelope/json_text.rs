@@ -61,16 +61,9 @@ impl JsonText {
     }
 
     /// Checks `text` against a size and a depth limit.
-    pub(crate) fn parse_within(
-        text: &str,
-        max_bytes: usize,
-        max_depth: usize,
-    ) -> Result<Self, JsonError> {
+    pub(crate) fn parse_within(text: &str, max_bytes: usize, max_depth: usize) -> Result<Self, JsonError> {
         if text.len() > max_bytes {
-            return Err(JsonError::TooLarge {
-                bytes: text.len(),
-                limit: max_bytes,
-            });
+            return Err(JsonError::TooLarge { bytes: text.len(), limit: max_bytes });
         }
         let mut scanner = Scanner::new(text);
         let scan = scanner.scan_value(max_depth)?;
@@ -83,44 +76,29 @@ impl JsonText {
 
     /// The value a scanner has checked.
     pub(crate) fn from_scan(text: &str, scan: &ValueScan) -> Self {
-        Self {
-            text: scan.slice(text).to_owned(),
-            has_proto_key: scan.proto_path.is_some(),
-        }
+        Self { text: scan.slice(text).to_owned(), has_proto_key: scan.proto_path.is_some() }
     }
 
     /// Wraps text the crate has just written as valid JSON.
     pub(crate) fn from_trusted(text: String, has_proto_key: bool) -> Self {
-        Self {
-            text,
-            has_proto_key,
-        }
+        Self { text, has_proto_key }
     }
 
     /// The compact JSON text of `value` (as `serde_json::to_string` writes it), at any depth.
     pub fn from_value(value: &Value) -> Self {
         let mut text = String::new();
         let has_proto_key = write_value(&mut text, value);
-        Self {
-            text,
-            has_proto_key,
-        }
+        Self { text, has_proto_key }
     }
 
     /// `{}`, the arguments of a call that gave none.
     pub fn empty_object() -> Self {
-        Self {
-            text: "{}".to_owned(),
-            has_proto_key: false,
-        }
+        Self { text: "{}".to_owned(), has_proto_key: false }
     }
 
     /// `null`.
     pub fn null() -> Self {
-        Self {
-            text: "null".to_owned(),
-            has_proto_key: false,
-        }
+        Self { text: "null".to_owned(), has_proto_key: false }
     }
 
     /// The JSON text.
@@ -185,22 +163,9 @@ mod tests {
 
     #[test]
     fn parse_enforces_the_limits() {
-        let limits = Limits {
-            max_message_bytes: 10,
-            max_depth: 2,
-            ..Limits::default()
-        };
-        assert_eq!(
-            JsonText::parse("[[[]]]", &limits),
-            Err(JsonError::TooDeep { limit: 2 })
-        );
-        assert_eq!(
-            JsonText::parse("\"0123456789\"", &limits),
-            Err(JsonError::TooLarge {
-                bytes: 12,
-                limit: 10
-            })
-        );
+        let limits = Limits { max_message_bytes: 10, max_depth: 2, ..Limits::default() };
+        assert_eq!(JsonText::parse("[[[]]]", &limits), Err(JsonError::TooDeep { limit: 2 }));
+        assert_eq!(JsonText::parse("\"0123456789\"", &limits), Err(JsonError::TooLarge { bytes: 12, limit: 10 }));
         assert_eq!(
             JsonText::parse("[1] x", &limits).unwrap_err().to_string(),
             "not valid JSON: expected the end of the text at byte 4, found 'x'"

@@ -79,10 +79,7 @@ impl MessageType {
     pub fn is_extension(self) -> bool {
         !matches!(
             self,
-            Self::GetToolsRequest
-                | Self::GetToolsResponse
-                | Self::ExecuteToolRequest
-                | Self::ExecuteToolResponse
+            Self::GetToolsRequest | Self::GetToolsResponse | Self::ExecuteToolRequest | Self::ExecuteToolResponse
         )
     }
 }
@@ -112,13 +109,7 @@ pub struct ToolDescriptor {
 impl ToolDescriptor {
     /// A tool with a name and a description, and nothing else.
     pub fn new(name: ToolName, description: impl Into<String>) -> Self {
-        Self {
-            name,
-            description: description.into(),
-            input_schema: None,
-            origin: None,
-            annotations: None,
-        }
+        Self { name, description: description.into(), input_schema: None, origin: None, annotations: None }
     }
 }
 

@@ -52,7 +52,7 @@ pub use encode::{encode_batch, encode_batches};
 pub use error::{EnvelopeError, ErrorCategory, FieldProblem, Problem};
 pub use json_text::{JsonError, JsonText};
 pub use message::{
-    CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message,
-    MessageType, ToolDescriptor,
+    CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, MessageType,
+    ToolDescriptor,
 };
 pub use scan::{JsonKind, SyntaxError};

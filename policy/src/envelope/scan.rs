@@ -54,11 +54,7 @@ pub struct SyntaxError {
 
 impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "expected {} at byte {}, found ",
-            self.expected, self.offset
-        )?;
+        write!(f, "expected {} at byte {}, found ", self.expected, self.offset)?;
         match self.found {
             Some(c) => write!(f, "{c:?}"),
             None => f.write_str("the end of the text"),
@@ -76,11 +72,7 @@ pub(crate) struct RawStr<'t> {
 impl<'t> RawStr<'t> {
     /// The string's value, borrowed when it holds no escape.
     pub(crate) fn unescape(self) -> Cow<'t, str> {
-        if self.escaped {
-            Cow::Owned(unescape(self.raw))
-        } else {
-            Cow::Borrowed(self.raw)
-        }
+        if self.escaped { Cow::Owned(unescape(self.raw)) } else { Cow::Borrowed(self.raw) }
     }
 
     /// Whether the value equals `word` once unescaped, without allocating when it cannot.
@@ -116,13 +108,8 @@ impl ValueScan {
 
     /// The content of a string value, without its quotes.
     pub(crate) fn raw_str<'t>(&self, text: &'t str) -> RawStr<'t> {
-        let raw = text
-            .get(self.start + 1..self.end.saturating_sub(1))
-            .unwrap_or_default();
-        RawStr {
-            raw,
-            escaped: raw.contains('\\'),
-        }
+        let raw = text.get(self.start + 1..self.end.saturating_sub(1)).unwrap_or_default();
+        RawStr { raw, escaped: raw.contains('\\') }
     }
 }
 
@@ -165,13 +152,7 @@ impl<'t> Scanner<'t> {
 
     /// A scanner at byte `pos` of `text`.
     pub(crate) fn at(text: &'t str, pos: usize) -> Self {
-        Self {
-            text,
-            bytes: text.as_bytes(),
-            pos,
-            open: Vec::new(),
-            frames: Vec::new(),
-        }
+        Self { text, bytes: text.as_bytes(), pos, open: Vec::new(), frames: Vec::new() }
     }
 
     /// The error "expected `expected` here".
@@ -179,10 +160,7 @@ impl<'t> Scanner<'t> {
         SyntaxError {
             offset: self.pos,
             expected,
-            found: self
-                .text
-                .get(self.pos..)
-                .and_then(|rest| rest.chars().next()),
+            found: self.text.get(self.pos..).and_then(|rest| rest.chars().next()),
         }
     }
 
@@ -285,13 +263,7 @@ impl<'t> Scanner<'t> {
                 }
             }
         }
-        Ok(ValueScan {
-            start,
-            end: self.pos,
-            kind,
-            too_deep,
-            proto_path,
-        })
+        Ok(ValueScan { start, end: self.pos, kind, too_deep, proto_path })
     }
 
     /// Opens a level; returns whether it is deeper than allowed.
@@ -300,11 +272,7 @@ impl<'t> Scanner<'t> {
         if self.open.len() > max_depth {
             return true;
         }
-        self.frames.push(Frame {
-            index: 0,
-            key: (0, 0),
-            key_escaped: false,
-        });
+        self.frames.push(Frame { index: 0, key: (0, 0), key_escaped: false });
         false
     }
 
@@ -317,11 +285,7 @@ impl<'t> Scanner<'t> {
     }
 
     /// Reads `"key":` inside an object, noting the key and whether it is `__proto__`.
-    fn member_key(
-        &mut self,
-        max_depth: usize,
-        proto_path: &mut Option<String>,
-    ) -> Result<(), SyntaxError> {
+    fn member_key(&mut self, max_depth: usize, proto_path: &mut Option<String>) -> Result<(), SyntaxError> {
         if self.peek() != Some(b'"') {
             return Err(self.error("a string key"));
         }
@@ -343,10 +307,7 @@ impl<'t> Scanner<'t> {
     }
 
     fn key_str(&self, (start, end): (usize, usize), escaped: bool) -> RawStr<'t> {
-        RawStr {
-            raw: self.text.get(start..end).unwrap_or_default(),
-            escaped,
-        }
+        RawStr { raw: self.text.get(start..end).unwrap_or_default(), escaped }
     }
 
     /// The path of the current key, such as `.items[2].__proto__`.
@@ -356,10 +317,7 @@ impl<'t> Scanner<'t> {
             if *open == b'[' {
                 let _ = write!(path, "[{}]", frame.index);
             } else {
-                push_path_key(
-                    &mut path,
-                    &self.key_str(frame.key, frame.key_escaped).unescape(),
-                );
+                push_path_key(&mut path, &self.key_str(frame.key, frame.key_escaped).unescape());
             }
         }
         path
@@ -442,9 +400,7 @@ impl<'t> Scanner<'t> {
                     escaped = true;
                     self.pos += 1;
                     match self.bytes.get(self.pos) {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
-                            self.pos += 1
-                        }
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.pos += 1,
                         Some(b'u') => {
                             self.pos += 1;
                             for _ in 0..4 {
@@ -455,9 +411,7 @@ impl<'t> Scanner<'t> {
                             }
                         }
                         _ => {
-                            return Err(self.error(
-                                "an escape: one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
-                            ));
+                            return Err(self.error("an escape: one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX"));
                         }
                     }
                 }
@@ -528,13 +482,8 @@ impl<'t> Scanner<'t> {
 
 /// Appends `.key`, or `["key"]` when the key is not a plain identifier.
 pub(crate) fn push_path_key(path: &mut String, key: &str) {
-    let plain = key
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    let plain = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
     if plain {
         path.push('.');
         path.push_str(key);
@@ -567,11 +516,7 @@ mod tests {
             ("{\"a\":{\"b\":[null]}}", JsonKind::Object),
         ] {
             let s = scan(text, 64).unwrap();
-            assert_eq!(
-                (s.kind, s.too_deep, s.proto_path),
-                (kind, false, None),
-                "{text}"
-            );
+            assert_eq!((s.kind, s.too_deep, s.proto_path), (kind, false, None), "{text}");
             assert_eq!(&text[s.start..s.end], text.trim());
         }
     }
@@ -579,31 +524,16 @@ mod tests {
     #[test]
     fn invalid_texts_say_what_was_expected() {
         for (text, message) in [
-            (
-                "",
-                "expected a JSON value at byte 0, found the end of the text",
-            ),
+            ("", "expected a JSON value at byte 0, found the end of the text"),
             ("{\"a\" 1}", "expected ':' at byte 5, found '1'"),
             ("[1,]", "expected a JSON value at byte 3, found ']'"),
             ("[1}", "expected ',' or ']' at byte 2, found '}'"),
             ("{\"a\":1]", "expected ',' or '}' at byte 6, found ']'"),
             ("01", "expected the end of the text at byte 1, found '1'"),
-            (
-                "1.",
-                "expected a digit after the decimal point at byte 2, found the end of the text",
-            ),
-            (
-                "\"\\x\"",
-                "expected an escape: one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX at byte 2, found 'x'",
-            ),
-            (
-                "\"a\nb\"",
-                "expected an escaped control character (\\n, \\t, \\u0000 ...) at byte 2, found '\\n'",
-            ),
-            (
-                "\"abc",
-                "expected '\"' closing the string at byte 4, found the end of the text",
-            ),
+            ("1.", "expected a digit after the decimal point at byte 2, found the end of the text"),
+            ("\"\\x\"", "expected an escape: one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX at byte 2, found 'x'"),
+            ("\"a\nb\"", "expected an escaped control character (\\n, \\t, \\u0000 ...) at byte 2, found '\\n'"),
+            ("\"abc", "expected '\"' closing the string at byte 4, found the end of the text"),
             ("tru", "expected true at byte 0, found 't'"),
             ("{1:2}", "expected a string key at byte 1, found '1'"),
         ] {
@@ -627,18 +557,11 @@ mod tests {
         for (text, path) in [
             ("{\"__proto__\":1}", Some(".__proto__")),
             ("{\"a\":[0,{\"__proto__\":{}}]}", Some(".a[1].__proto__")),
-            (
-                "{\"x y\":{\"\\u005f_proto__\":1}}",
-                Some("[\"x y\"].__proto__"),
-            ),
+            ("{\"x y\":{\"\\u005f_proto__\":1}}", Some("[\"x y\"].__proto__")),
             ("{\"__proto_\":1,\"constructor\":{\"prototype\":1}}", None),
             ("[\"__proto__\"]", None),
         ] {
-            assert_eq!(
-                scan(text, 64).unwrap().proto_path.as_deref(),
-                path,
-                "{text}"
-            );
+            assert_eq!(scan(text, 64).unwrap().proto_path.as_deref(), path, "{text}");
         }
     }
 }

@@ -112,15 +112,9 @@ pub(crate) fn unescape(raw: &str) -> String {
                 };
                 rest = tail.get(4..).unwrap_or_default();
                 if (0xd800..0xdc00).contains(&unit)
-                    && let Some(low) = rest
-                        .strip_prefix("\\u")
-                        .and_then(hex4)
-                        .filter(|l| (0xdc00..0xe000).contains(l))
+                    && let Some(low) = rest.strip_prefix("\\u").and_then(hex4).filter(|l| (0xdc00..0xe000).contains(l))
                 {
-                    out.push(
-                        char::from_u32(0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00))
-                            .unwrap_or('\u{fffd}'),
-                    );
+                    out.push(char::from_u32(0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00)).unwrap_or('\u{fffd}'));
                     rest = rest.get(6..).unwrap_or_default();
                 } else {
                     out.push(char::from_u32(unit).unwrap_or('\u{fffd}'));
@@ -168,28 +162,18 @@ pub(crate) fn write_value<W: Write>(out: &mut W, value: &Value) -> bool {
             Some(Value::String(s)) => push_json_string(out, s),
             Some(Value::Array(items)) => {
                 put(out, "[");
-                stack.push(Open {
-                    items: Items::Array(items.iter()),
-                    first: true,
-                });
+                stack.push(Open { items: Items::Array(items.iter()), first: true });
             }
             Some(Value::Object(map)) => {
                 put(out, "{");
-                stack.push(Open {
-                    items: Items::Object(map.iter()),
-                    first: true,
-                });
+                stack.push(Open { items: Items::Object(map.iter()), first: true });
             }
             None => {}
         }
         let Some(open) = stack.last_mut() else {
             return has_proto;
         };
-        let comma = if std::mem::replace(&mut open.first, false) {
-            ""
-        } else {
-            ","
-        };
+        let comma = if std::mem::replace(&mut open.first, false) { "" } else { "," };
         match &mut open.items {
             Items::Array(items) => match items.next() {
                 Some(item) => {
@@ -249,10 +233,7 @@ mod tests {
 
     #[test]
     fn escapes_are_undone() {
-        assert_eq!(
-            unescape(r#"a\"b\\c\/d\n\u00e9\ud83d\ude00"#),
-            "a\"b\\c/d\né😀"
-        );
+        assert_eq!(unescape(r#"a\"b\\c\/d\n\u00e9\ud83d\ude00"#), "a\"b\\c/d\né😀");
         assert_eq!(unescape(r"\ud800x\udc00"), "\u{fffd}x\u{fffd}");
         assert_eq!(unescape(r"\u12"), "\u{fffd}12");
         assert_eq!(unescape("plain"), "plain");
