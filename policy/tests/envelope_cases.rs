@@ -6,12 +6,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use webmcp_policy::envelope::{
-    CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse,
-    ToolDescriptor,
+    CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, ToolDescriptor,
 };
 use webmcp_policy::{
-    Decoded, ErrorCategory, ErrorKind, JsonText, Limits, Message, RequestId, RetryAfter, ToolError,
-    ToolName, decode,
+    Decoded, ErrorCategory, ErrorKind, JsonText, Limits, Message, RequestId, RetryAfter, ToolError, ToolName, decode,
 };
 
 #[allow(clippy::unwrap_used)] // a fixture that does not parse fails the test
@@ -30,38 +28,21 @@ fn json(text: &str) -> JsonText {
 }
 
 fn failure(kind: ErrorKind, message: &str) -> ToolError {
-    ToolError {
-        kind,
-        message: message.to_owned(),
-        name: None,
-        status: None,
-        retry_after: None,
-    }
+    ToolError { kind, message: message.to_owned(), name: None, status: None, retry_after: None }
 }
 
 fn response(id: &str, outcome: Result<JsonText, ToolError>) -> Message {
-    Message::ExecuteResponse(ExecuteResponse {
-        request_id: rid(id),
-        outcome,
-    })
+    Message::ExecuteResponse(ExecuteResponse { request_id: rid(id), outcome })
 }
 
 enum Want {
     NotOurs,
     Message(Message),
-    Error {
-        text: &'static str,
-        request_id: Option<&'static str>,
-        category: ErrorCategory,
-    },
+    Error { text: &'static str, request_id: Option<&'static str>, category: ErrorCategory },
 }
 
 fn error(text: &'static str, request_id: Option<&'static str>) -> Want {
-    Want::Error {
-        text,
-        request_id,
-        category: ErrorCategory::Malformed,
-    }
+    Want::Error { text, request_id, category: ErrorCategory::Malformed }
 }
 
 const GET: &str = r#""type":"WEBMCP_GET_TOOLS_REQUEST""#;
@@ -74,14 +55,8 @@ fn cases() -> Vec<(&'static str, String, Want)> {
     let deep_args = format!("{{{EXEC},\"args\":{}1{}}}", "[".repeat(64), "]".repeat(64));
     let ok_args = format!("{{\"a\":{}1{}}}", "[".repeat(62), "]".repeat(62));
     let ok_depth_args = format!("{{{EXEC},\"args\":{ok_args}}}");
-    let many_tools = (0..513)
-        .map(|i| format!("{{\"name\":\"t{i}\"}}"))
-        .collect::<Vec<_>>()
-        .join(",");
-    let many_ids = (0..513)
-        .map(|i| format!("\"c{i}\""))
-        .collect::<Vec<_>>()
-        .join(",");
+    let many_tools = (0..513).map(|i| format!("{{\"name\":\"t{i}\"}}")).collect::<Vec<_>>().join(",");
+    let many_ids = (0..513).map(|i| format!("\"c{i}\"")).collect::<Vec<_>>().join(",");
     vec![
         // Not ours: ignored without a reply.
         ("a JSON string", r#""WEBMCP_GET_TOOLS_REQUEST""#.into(), NotOurs),
@@ -90,11 +65,27 @@ fn cases() -> Vec<(&'static str, String, Want)> {
         ("an object without type", r#"{"requestId":"r1"}"#.into(), NotOurs),
         ("a type that is not a string", r#"{"type":5,"requestId":"r1"}"#.into(), NotOurs),
         ("a type in the wrong case", r#"{"type":"webmcp_get_tools_request","requestId":"r1"}"#.into(), NotOurs),
-        ("another library's deep message", format!(r#"{{"type":"devtools","x":{}{}}}"#, "[".repeat(200), "]".repeat(200)), NotOurs),
+        (
+            "another library's deep message",
+            format!(r#"{{"type":"devtools","x":{}{}}}"#, "[".repeat(200), "]".repeat(200)),
+            NotOurs,
+        ),
         // The four basic messages.
-        ("get tools", format!(r#"{{{GET},"requestId":"k3m9x0q2vb1"}}"#), M(Message::GetToolsRequest { request_id: rid("k3m9x0q2vb1"), bridge: false })),
-        ("get tools from a bridge", format!(r#"{{{GET},"requestId":"k3","bridge":1}}"#), M(Message::GetToolsRequest { request_id: rid("k3"), bridge: true })),
-        ("bridge: 0 is a plain peer", format!(r#"{{{GET},"requestId":"k3","bridge":0}}"#), M(Message::GetToolsRequest { request_id: rid("k3"), bridge: false })),
+        (
+            "get tools",
+            format!(r#"{{{GET},"requestId":"k3m9x0q2vb1"}}"#),
+            M(Message::GetToolsRequest { request_id: rid("k3m9x0q2vb1"), bridge: false }),
+        ),
+        (
+            "get tools from a bridge",
+            format!(r#"{{{GET},"requestId":"k3","bridge":1}}"#),
+            M(Message::GetToolsRequest { request_id: rid("k3"), bridge: true }),
+        ),
+        (
+            "bridge: 0 is a plain peer",
+            format!(r#"{{{GET},"requestId":"k3","bridge":0}}"#),
+            M(Message::GetToolsRequest { request_id: rid("k3"), bridge: false }),
+        ),
         (
             "the protocol's tool list",
             format!(
@@ -105,7 +96,9 @@ fn cases() -> Vec<(&'static str, String, Want)> {
                 tools: vec![ToolDescriptor {
                     name: name("add_to_cart"),
                     description: "Add a product to the cart.".into(),
-                    input_schema: Some(json(r#"{"type":"object","properties":{"sku":{"type":"string"}},"required":["sku"]}"#)),
+                    input_schema: Some(json(
+                        r#"{"type":"object","properties":{"sku":{"type":"string"}},"required":["sku"]}"#,
+                    )),
                     origin: Some("http://127.0.0.1:8401".into()),
                     annotations: Some(json(r#"{"readOnlyHint":false}"#)),
                 }],
@@ -114,71 +107,130 @@ fn cases() -> Vec<(&'static str, String, Want)> {
         ),
         (
             "an input schema sent as a string",
-            format!(r#"{{{TOOLS},"tools":[{{"name":"t","description":"d","inputSchema":"{{\"type\": \"object\"}}"}}]}}"#),
+            format!(
+                r#"{{{TOOLS},"tools":[{{"name":"t","description":"d","inputSchema":"{{\"type\": \"object\"}}"}}]}}"#
+            ),
             M(Message::GetToolsResponse(GetToolsResponse {
                 request_id: rid("r1"),
-                tools: vec![ToolDescriptor { input_schema: Some(json(r#"{"type": "object"}"#)), ..ToolDescriptor::new(name("t"), "d") }],
+                tools: vec![ToolDescriptor {
+                    input_schema: Some(json(r#"{"type": "object"}"#)),
+                    ..ToolDescriptor::new(name("t"), "d")
+                }],
                 bridge: false,
             })),
         ),
         (
             "a bare tool, with null annotations and a numeric origin",
             format!(r#"{{{TOOLS},"tools":[{{"name":"t","annotations":null,"origin":7}}]}}"#),
-            M(Message::GetToolsResponse(GetToolsResponse { request_id: rid("r1"), tools: vec![ToolDescriptor::new(name("t"), "")], bridge: false })),
+            M(Message::GetToolsResponse(GetToolsResponse {
+                request_id: rid("r1"),
+                tools: vec![ToolDescriptor::new(name("t"), "")],
+                bridge: false,
+            })),
         ),
-        ("an empty tool list", format!(r#"{{{TOOLS},"tools":[]}}"#), M(Message::GetToolsResponse(GetToolsResponse { request_id: rid("r1"), tools: vec![], bridge: false }))),
+        (
+            "an empty tool list",
+            format!(r#"{{{TOOLS},"tools":[]}}"#),
+            M(Message::GetToolsResponse(GetToolsResponse { request_id: rid("r1"), tools: vec![], bridge: false })),
+        ),
         (
             "execute with args",
             format!(r#"{{{EXEC},"args":{{"sku":"margherita"}}}}"#),
-            M(Message::ExecuteRequest(ExecuteRequest { request_id: rid("c1"), name: name("add_to_cart"), args: json(r#"{"sku":"margherita"}"#) })),
+            M(Message::ExecuteRequest(ExecuteRequest {
+                request_id: rid("c1"),
+                name: name("add_to_cart"),
+                args: json(r#"{"sku":"margherita"}"#),
+            })),
         ),
         (
             "args sent as a string",
             format!(r#"{{{EXEC},"args":"{{\"sku\":\"margherita\",\"n\":0.9333333333333335}}"}}"#),
-            M(Message::ExecuteRequest(ExecuteRequest { request_id: rid("c1"), name: name("add_to_cart"), args: json(r#"{"sku":"margherita","n":0.9333333333333335}"#) })),
+            M(Message::ExecuteRequest(ExecuteRequest {
+                request_id: rid("c1"),
+                name: name("add_to_cart"),
+                args: json(r#"{"sku":"margherita","n":0.9333333333333335}"#),
+            })),
         ),
         (
             "inputObject when args is absent",
             format!(r#"{{{EXEC},"inputObject":{{"sku":"x"}}}}"#),
-            M(Message::ExecuteRequest(ExecuteRequest { request_id: rid("c1"), name: name("add_to_cart"), args: json(r#"{"sku":"x"}"#) })),
+            M(Message::ExecuteRequest(ExecuteRequest {
+                request_id: rid("c1"),
+                name: name("add_to_cart"),
+                args: json(r#"{"sku":"x"}"#),
+            })),
         ),
         (
             "args null reads as absent",
             format!(r#"{{{EXEC},"args":null,"inputObject":{{"q":1}}}}"#),
-            M(Message::ExecuteRequest(ExecuteRequest { request_id: rid("c1"), name: name("add_to_cart"), args: json(r#"{"q":1}"#) })),
+            M(Message::ExecuteRequest(ExecuteRequest {
+                request_id: rid("c1"),
+                name: name("add_to_cart"),
+                args: json(r#"{"q":1}"#),
+            })),
         ),
         (
             "no args at all",
             format!(r#"{{{EXEC}}}"#),
-            M(Message::ExecuteRequest(ExecuteRequest { request_id: rid("c1"), name: name("add_to_cart"), args: json("{}") })),
+            M(Message::ExecuteRequest(ExecuteRequest {
+                request_id: rid("c1"),
+                name: name("add_to_cart"),
+                args: json("{}"),
+            })),
         ),
-        ("nesting of exactly 64 levels", ok_depth_args.clone(), M(Message::ExecuteRequest(ExecuteRequest { request_id: rid("c1"), name: name("add_to_cart"), args: json(&ok_args) }))),
+        (
+            "nesting of exactly 64 levels",
+            ok_depth_args.clone(),
+            M(Message::ExecuteRequest(ExecuteRequest {
+                request_id: rid("c1"),
+                name: name("add_to_cart"),
+                args: json(&ok_args),
+            })),
+        ),
         (
             "a success",
-            format!(r#"{{{DONE},"success":true,"result":{{"content":[{{"type":"text","text":"Added margherita"}}]}}}}"#),
+            format!(
+                r#"{{{DONE},"success":true,"result":{{"content":[{{"type":"text","text":"Added margherita"}}]}}}}"#
+            ),
             response("c1", Ok(json(r#"{"content":[{"type":"text","text":"Added margherita"}]}"#))).into(),
         ),
         ("a success without result", format!(r#"{{{DONE},"success":true}}"#), response("c1", Ok(json("null"))).into()),
         (
             "the protocol's failure",
-            format!(r#"{{{DONE},"success":false,"error":"Search is rate limited","status":429,"retryAfter":30,"errorName":"Error","code":"tool_error"}}"#),
+            format!(
+                r#"{{{DONE},"success":false,"error":"Search is rate limited","status":429,"retryAfter":30,"errorName":"Error","code":"tool_error"}}"#
+            ),
             response(
                 "c1",
-                Err(ToolError { name: Some("Error"), status: Some(429), retry_after: Some(RetryAfter::Seconds(30.0)), ..failure(ErrorKind::ToolError, "Search is rate limited") }),
+                Err(ToolError {
+                    name: Some("Error"),
+                    status: Some(429),
+                    retry_after: Some(RetryAfter::Seconds(30.0)),
+                    ..failure(ErrorKind::ToolError, "Search is rate limited")
+                }),
             )
             .into(),
         ),
         (
             "invalid status, retryAfter, errorName and code are dropped",
-            format!(r#"{{{DONE},"success":false,"error":"no","status":"429","retryAfter":-1,"errorName":"EvilError","code":7}}"#),
+            format!(
+                r#"{{{DONE},"success":false,"error":"no","status":"429","retryAfter":-1,"errorName":"EvilError","code":7}}"#
+            ),
             response("c1", Err(failure(ErrorKind::ToolError, "no"))).into(),
         ),
         (
             "a retryAfter string is kept as that string",
-            format!(r#"{{{DONE},"success":false,"error":"stop","retryAfter":"1.5","status":503,"code":"cancelled","errorName":"AbortError"}}"#),
+            format!(
+                r#"{{{DONE},"success":false,"error":"stop","retryAfter":"1.5","status":503,"code":"cancelled","errorName":"AbortError"}}"#
+            ),
             response(
                 "c1",
-                Err(ToolError { name: Some("AbortError"), status: Some(503), retry_after: Some(RetryAfter::Text("1.5".into())), ..failure(ErrorKind::Cancelled, "stop") }),
+                Err(ToolError {
+                    name: Some("AbortError"),
+                    status: Some(503),
+                    retry_after: Some(RetryAfter::Text("1.5".into())),
+                    ..failure(ErrorKind::Cancelled, "stop")
+                }),
             )
             .into(),
         ),
@@ -188,12 +240,24 @@ fn cases() -> Vec<(&'static str, String, Want)> {
             response("c1", Err(failure(ErrorKind::ToolError, &format!("{}…", "x".repeat(999))))).into(),
         ),
         // The extensions.
-        ("cancel", r#"{"type":"WEBMCP_CANCEL_TOOL","requestId":"c1"}"#.into(), M(Message::CancelTool { request_id: rid("c1") })),
-        ("status request", r#"{"type":"WEBMCP_CALL_STATUS_REQUEST","requestId":"c1"}"#.into(), M(Message::CallStatusRequest { request_id: rid("c1") })),
+        (
+            "cancel",
+            r#"{"type":"WEBMCP_CANCEL_TOOL","requestId":"c1"}"#.into(),
+            M(Message::CancelTool { request_id: rid("c1") }),
+        ),
+        (
+            "status request",
+            r#"{"type":"WEBMCP_CALL_STATUS_REQUEST","requestId":"c1"}"#.into(),
+            M(Message::CallStatusRequest { request_id: rid("c1") }),
+        ),
         (
             "status response",
             r#"{"type":"WEBMCP_CALL_STATUS_RESPONSE","requestId":"c1","state":"running","durable":true}"#.into(),
-            M(Message::CallStatusResponse(CallStatusResponse { request_id: rid("c1"), state: CallState::Running, durable: true })),
+            M(Message::CallStatusResponse(CallStatusResponse {
+                request_id: rid("c1"),
+                state: CallState::Running,
+                durable: true,
+            })),
         ),
         (
             "ack",
@@ -202,8 +266,16 @@ fn cases() -> Vec<(&'static str, String, Want)> {
         ),
         ("tools changed", r#"{"type":"WEBMCP_TOOLS_CHANGED"}"#.into(), M(Message::ToolsChanged)),
         ("going away", r#" { "type" : "WEBMCP_GOING_AWAY" } "#.into(), M(Message::GoingAway)),
-        ("connect", r#"{"type":"WEBMCP_CONNECT","requestId":"p_s8Kq0yN2pLw"}"#.into(), M(Message::Connect { request_id: rid("p_s8Kq0yN2pLw") })),
-        ("connected", r#"{"type":"WEBMCP_CONNECTED","requestId":"p_s8Kq0yN2pLw"}"#.into(), M(Message::Connected { request_id: rid("p_s8Kq0yN2pLw") })),
+        (
+            "connect",
+            r#"{"type":"WEBMCP_CONNECT","requestId":"p_s8Kq0yN2pLw"}"#.into(),
+            M(Message::Connect { request_id: rid("p_s8Kq0yN2pLw") }),
+        ),
+        (
+            "connected",
+            r#"{"type":"WEBMCP_CONNECTED","requestId":"p_s8Kq0yN2pLw"}"#.into(),
+            M(Message::Connected { request_id: rid("p_s8Kq0yN2pLw") }),
+        ),
         (
             "an escaped type and unknown fields",
             r#"{"extra":{"a":[1]},"type":"WEBMCP\u005fCANCEL_TOOL","requestId":"c1","args":5}"#.into(),
@@ -211,7 +283,11 @@ fn cases() -> Vec<(&'static str, String, Want)> {
         ),
         // Refusals.
         ("requestId missing", format!("{{{GET}}}"), error("requestId: missing", None)),
-        ("requestId a number", format!(r#"{{{GET},"requestId":42}}"#), error("requestId: expected a string, found a number", None)),
+        (
+            "requestId a number",
+            format!(r#"{{{GET},"requestId":42}}"#),
+            error("requestId: expected a string, found a number", None),
+        ),
         (
             "requestId with a space",
             format!(r#"{{{GET},"requestId":"a b"}}"#),
@@ -227,13 +303,21 @@ fn cases() -> Vec<(&'static str, String, Want)> {
             r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","requestId":"c1","name":"a:b"}"#.into(),
             error("name: tool name holds ':' at position 1: only letters, digits and _ . - are allowed", Some("c1")),
         ),
-        ("execute without a name", r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","requestId":"c1"}"#.into(), error("name: missing", Some("c1"))),
+        (
+            "execute without a name",
+            r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","requestId":"c1"}"#.into(),
+            error("name: missing", Some("c1")),
+        ),
         (
             "args an array",
             format!(r#"{{{EXEC},"args":[1]}}"#),
             error("args: expected an object or a string holding a JSON object, found an array", Some("c1")),
         ),
-        ("args a string holding an array", format!(r#"{{{EXEC},"args":"[1]"}}"#), error("args: the string holds an array: expected a JSON object", Some("c1"))),
+        (
+            "args a string holding an array",
+            format!(r#"{{{EXEC},"args":"[1]"}}"#),
+            error("args: the string holds an array: expected a JSON object", Some("c1")),
+        ),
         (
             "args a string that is not JSON",
             format!(r#"{{{EXEC},"args":"{{sku: 1}}"}}"#),
@@ -258,60 +342,131 @@ fn cases() -> Vec<(&'static str, String, Want)> {
             },
         ),
         ("a response without success", format!(r#"{{{DONE},"result":1}}"#), error("success: missing", Some("c1"))),
-        ("success a string", format!(r#"{{{DONE},"success":"yes"}}"#), error("success: expected true or false, found a string", Some("c1"))),
+        (
+            "success a string",
+            format!(r#"{{{DONE},"success":"yes"}}"#),
+            error("success: expected true or false, found a string", Some("c1")),
+        ),
         ("a failure without error", format!(r#"{{{DONE},"success":false}}"#), error("error: missing", Some("c1"))),
-        ("an error that is not a string", format!(r#"{{{DONE},"success":false,"error":{{"message":"x"}}}}"#), error("error: expected a string, found an object", Some("c1"))),
+        (
+            "an error that is not a string",
+            format!(r#"{{{DONE},"success":false,"error":{{"message":"x"}}}}"#),
+            error("error: expected a string, found an object", Some("c1")),
+        ),
         ("tools missing", format!("{{{TOOLS}}}"), error("tools: missing", Some("r1"))),
-        ("tools an object", format!(r#"{{{TOOLS},"tools":{{}}}}"#), error("tools: expected an array, found an object", Some("r1"))),
-        ("513 tools", format!(r#"{{{TOOLS},"tools":[{many_tools}]}}"#), error("tools: holds 513 entries: at most 512 are allowed", Some("r1"))),
-        ("a tool that is not an object", format!(r#"{{{TOOLS},"tools":[{{"name":"a"}},"b"]}}"#), error("tools[1]: expected an object, found a string", Some("r1"))),
+        (
+            "tools an object",
+            format!(r#"{{{TOOLS},"tools":{{}}}}"#),
+            error("tools: expected an array, found an object", Some("r1")),
+        ),
+        (
+            "513 tools",
+            format!(r#"{{{TOOLS},"tools":[{many_tools}]}}"#),
+            error("tools: holds 513 entries: at most 512 are allowed", Some("r1")),
+        ),
+        (
+            "a tool that is not an object",
+            format!(r#"{{{TOOLS},"tools":[{{"name":"a"}},"b"]}}"#),
+            error("tools[1]: expected an object, found a string", Some("r1")),
+        ),
         (
             "a tool with a bad name",
             format!(r#"{{{TOOLS},"tools":[{{"name":"a"}},{{"name":"b c"}}]}}"#),
-            error("tools[1].name: tool name holds ' ' at position 1: only letters, digits and _ . - are allowed", Some("r1")),
+            error(
+                "tools[1].name: tool name holds ' ' at position 1: only letters, digits and _ . - are allowed",
+                Some("r1"),
+            ),
         ),
-        ("a tool without a name", format!(r#"{{{TOOLS},"tools":[{{"description":"d"}}]}}"#), error("tools[0].name: missing", Some("r1"))),
+        (
+            "a tool without a name",
+            format!(r#"{{{TOOLS},"tools":[{{"description":"d"}}]}}"#),
+            error("tools[0].name: missing", Some("r1")),
+        ),
         (
             "a description of 4097 characters",
             format!(r#"{{{TOOLS},"tools":[{{"name":"a","description":"{}"}}]}}"#, "é".repeat(4097)),
             error("tools[0].description: is 4097 characters long: at most 4096 are allowed", Some("r1")),
         ),
-        ("two tools with one name", format!(r#"{{{TOOLS},"tools":[{{"name":"a"}},{{"name":"b"}},{{"name":"a"}}]}}"#), error("tools[2].name: \"a\" is listed more than once", Some("r1"))),
-        ("annotations an array", format!(r#"{{{TOOLS},"tools":[{{"name":"a","annotations":[]}}]}}"#), error("tools[0].annotations: expected an object, found an array", Some("r1"))),
-        ("a tool field twice", format!(r#"{{{TOOLS},"tools":[{{"name":"a","name":"b"}}]}}"#), error("tools[0].name: appears more than once", Some("r1"))),
+        (
+            "two tools with one name",
+            format!(r#"{{{TOOLS},"tools":[{{"name":"a"}},{{"name":"b"}},{{"name":"a"}}]}}"#),
+            error("tools[2].name: \"a\" is listed more than once", Some("r1")),
+        ),
+        (
+            "annotations an array",
+            format!(r#"{{{TOOLS},"tools":[{{"name":"a","annotations":[]}}]}}"#),
+            error("tools[0].annotations: expected an object, found an array", Some("r1")),
+        ),
+        (
+            "a tool field twice",
+            format!(r#"{{{TOOLS},"tools":[{{"name":"a","name":"b"}}]}}"#),
+            error("tools[0].name: appears more than once", Some("r1")),
+        ),
         (
             "a state that is not ours",
             r#"{"type":"WEBMCP_CALL_STATUS_RESPONSE","requestId":"c1","state":"done","durable":true}"#.into(),
             error("state: expected \"running\" or \"unknown\", found \"done\"", Some("c1")),
         ),
-        ("durable missing", r#"{"type":"WEBMCP_CALL_STATUS_RESPONSE","requestId":"c1","state":"unknown"}"#.into(), error("durable: missing", Some("c1"))),
-        ("513 acked ids", format!(r#"{{"type":"WEBMCP_CALL_ACK","requestIds":[{many_ids}]}}"#), error("requestIds: holds 513 entries: at most 512 are allowed", None)),
+        (
+            "durable missing",
+            r#"{"type":"WEBMCP_CALL_STATUS_RESPONSE","requestId":"c1","state":"unknown"}"#.into(),
+            error("durable: missing", Some("c1")),
+        ),
+        (
+            "513 acked ids",
+            format!(r#"{{"type":"WEBMCP_CALL_ACK","requestIds":[{many_ids}]}}"#),
+            error("requestIds: holds 513 entries: at most 512 are allowed", None),
+        ),
         (
             "a bad acked id",
             r#"{"type":"WEBMCP_CALL_ACK","requestIds":["c1",""]}"#.into(),
             error("requestIds[1]: requestId is empty: it needs 1 to 128 characters", None),
         ),
-        ("a field twice", format!(r#"{{{GET},"requestId":"a","requestId":"b"}}"#), error("requestId: appears more than once", Some("a"))),
-        ("the type twice", format!(r#"{{"type":"x",{GET},"requestId":"a"}}"#), error("type: appears more than once", Some("a"))),
+        (
+            "a field twice",
+            format!(r#"{{{GET},"requestId":"a","requestId":"b"}}"#),
+            error("requestId: appears more than once", Some("a")),
+        ),
+        (
+            "the type twice",
+            format!(r#"{{"type":"x",{GET},"requestId":"a"}}"#),
+            error("type: appears more than once", Some("a")),
+        ),
         (
             "nesting of 65 levels",
             deep_args,
-            Want::Error { text: "nesting deeper than 64 levels", request_id: Some("c1"), category: ErrorCategory::TooDeep },
+            Want::Error {
+                text: "nesting deeper than 64 levels",
+                request_id: Some("c1"),
+                category: ErrorCategory::TooDeep,
+            },
         ),
         (
             "a message cut short",
             format!("{{{GET},"),
-            Want::Error { text: "not valid JSON: expected a string key at byte 35, found the end of the text", request_id: None, category: ErrorCategory::InvalidJson },
+            Want::Error {
+                text: "not valid JSON: expected a string key at byte 35, found the end of the text",
+                request_id: None,
+                category: ErrorCategory::InvalidJson,
+            },
         ),
         (
             "text after the message",
             format!(r#"{{{GET},"requestId":"a"}} {{}}"#),
-            Want::Error { text: "not valid JSON: expected the end of the text at byte 52, found '{'", request_id: None, category: ErrorCategory::InvalidJson },
+            Want::Error {
+                text: "not valid JSON: expected the end of the text at byte 52, found '{'",
+                request_id: None,
+                category: ErrorCategory::InvalidJson,
+            },
         ),
         (
             "a message over 1 MiB",
             format!(r#"{{{EXEC},"args":{{"x":"{}"}}}}"#, "x".repeat(1 << 20)),
-            Want::Error { text: "message is 1048668 bytes: the limit is 1048576", request_id: None, category: ErrorCategory::TooLarge },
+            Want::Error {
+                text: "message is 1048668 bytes: the limit is 1048576",
+                request_id: None,
+                category: ErrorCategory::TooLarge,
+            },
         ),
     ]
 }
@@ -334,26 +489,11 @@ fn every_case_decodes_to_exactly_what_it_should() {
             (Want::Message(want), Ok(Decoded::Message(got))) => {
                 assert_eq!(got, want, "{label}");
                 let encoded = got.encode();
-                assert_eq!(
-                    decode(&encoded, &limits),
-                    Ok(Decoded::Message(want)),
-                    "{label}: round trip of {encoded}"
-                );
+                assert_eq!(decode(&encoded, &limits), Ok(Decoded::Message(want)), "{label}: round trip of {encoded}");
             }
-            (
-                Want::Error {
-                    text,
-                    request_id,
-                    category,
-                },
-                Err(got),
-            ) => {
+            (Want::Error { text, request_id, category }, Err(got)) => {
                 assert_eq!(got.to_string(), text, "{label}");
-                assert_eq!(
-                    got.request_id().map(RequestId::as_str),
-                    request_id,
-                    "{label}"
-                );
+                assert_eq!(got.request_id().map(RequestId::as_str), request_id, "{label}");
                 assert_eq!(got.category(), category, "{label}");
             }
             (_, got) => panic!("{label}: unexpected {got:?}"),
@@ -373,20 +513,9 @@ fn a_refused_execute_request_with_an_id_still_gets_an_answer() {
         error.message,
         "WEBMCP_EXECUTE_TOOL_REQUEST refused: args: expected an object or a string holding a JSON object, found an array"
     );
-    let bad_name = decode(
-        r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","requestId":"c2","name":""}"#,
-        &limits,
-    )
-    .unwrap_err();
-    assert_eq!(
-        bad_name.error_reply().unwrap().outcome.unwrap_err().kind,
-        ErrorKind::Refused
-    );
-    let no_id = decode(
-        r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","name":"t"}"#,
-        &limits,
-    )
-    .unwrap_err();
+    let bad_name = decode(r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","requestId":"c2","name":""}"#, &limits).unwrap_err();
+    assert_eq!(bad_name.error_reply().unwrap().outcome.unwrap_err().kind, ErrorKind::Refused);
+    let no_id = decode(r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","name":"t"}"#, &limits).unwrap_err();
     assert_eq!(no_id.error_reply(), None);
     let not_a_request = decode(&format!(r#"{{{DONE},"success":1}}"#), &limits).unwrap_err();
     assert_eq!(not_a_request.error_reply(), None);
@@ -405,41 +534,27 @@ fn every_limit_can_be_changed() {
     };
     let refused = |text: &str| decode(text, &limits).unwrap_err().to_string();
     assert_eq!(
-        refused(&format!(
-            r#"{{{EXEC},"args":{{"a":"{}"}}}}"#,
-            "x".repeat(200)
-        )),
+        refused(&format!(r#"{{{EXEC},"args":{{"a":"{}"}}}}"#, "x".repeat(200))),
         "message is 292 bytes: the limit is 200"
     );
-    assert_eq!(
-        refused(&format!(r#"{{{EXEC},"args":{{"a":[[1]]}}}}"#)),
-        "nesting deeper than 3 levels"
-    );
-    assert_eq!(
-        refused(&format!(r#"{{{EXEC},"args":"{{\"a\":[[1]]}}"}}"#)),
-        "nesting deeper than 3 levels"
-    );
+    assert_eq!(refused(&format!(r#"{{{EXEC},"args":{{"a":[[1]]}}}}"#)), "nesting deeper than 3 levels");
+    assert_eq!(refused(&format!(r#"{{{EXEC},"args":"{{\"a\":[[1]]}}"}}"#)), "nesting deeper than 3 levels");
     assert!(decode(&format!(r#"{{{EXEC},"args":{{"a":[1]}}}}"#), &limits).is_ok());
     assert_eq!(
-        refused(&format!(
-            r#"{{{TOOLS},"tools":[{{"name":"a"}},{{"name":"b"}}]}}"#
-        )),
+        refused(&format!(r#"{{{TOOLS},"tools":[{{"name":"a"}},{{"name":"b"}}]}}"#)),
         "tools: holds 2 entries: at most 1 are allowed"
     );
     assert_eq!(
-        refused(&format!(
-            r#"{{{TOOLS},"tools":[{{"name":"a","description":"abcd"}}]}}"#
-        )),
+        refused(&format!(r#"{{{TOOLS},"tools":[{{"name":"a","description":"abcd"}}]}}"#)),
         "tools[0].description: is 4 characters long: at most 3 are allowed"
     );
     assert_eq!(
         refused(r#"{"type":"WEBMCP_CALL_ACK","requestIds":["a","b"]}"#),
         "requestIds: holds 2 entries: at most 1 are allowed"
     );
-    let Ok(Decoded::Message(Message::ExecuteResponse(cut))) = decode(
-        &format!(r#"{{{DONE},"success":false,"error":"abcdef"}}"#),
-        &limits,
-    ) else {
+    let Ok(Decoded::Message(Message::ExecuteResponse(cut))) =
+        decode(&format!(r#"{{{DONE},"success":false,"error":"abcdef"}}"#), &limits)
+    else {
         panic!("a long error is cut, not refused")
     };
     assert_eq!(cut.outcome.unwrap_err().message, "abc…");

@@ -5,9 +5,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use webmcp_policy::guard::{
-    OriginRateLimiter, RateDecision, RefusalKind, WarningDecision, WarningGate,
-};
+use webmcp_policy::guard::{OriginRateLimiter, RateDecision, RefusalKind, WarningDecision, WarningGate};
 use webmcp_policy::{ErrorCategory, Limits};
 
 const A: &str = "https://a.example";
@@ -43,11 +41,7 @@ fn the_rate_limiter_allows_a_burst_then_refills_over_time() {
         (A, 100_000, ALLOW),
     ];
     for (i, (origin, now, want)) in steps.into_iter().enumerate() {
-        assert_eq!(
-            limiter.check(origin, now),
-            want,
-            "step {i}: {origin} at {now}"
-        );
+        assert_eq!(limiter.check(origin, now), want, "step {i}: {origin} at {now}");
     }
 }
 
@@ -109,72 +103,39 @@ fn a_warning_prints_first_then_once_a_minute_with_the_count() {
         (malformed, A, 185_000, print(0)),
     ];
     for (i, (kind, origin, now, want)) in steps.into_iter().enumerate() {
-        assert_eq!(
-            gate.check(kind, origin, now),
-            want,
-            "step {i}: {kind:?} from {origin} at {now}"
-        );
+        assert_eq!(gate.check(kind, origin, now), want, "step {i}: {kind:?} from {origin} at {now}");
     }
 }
 
 #[test]
 fn the_warning_gate_is_bounded() {
     let mut gate = WarningGate::with_interval(2, 1_000);
-    assert_eq!(
-        gate.check(1u8, A, 0),
-        WarningDecision::Print { suppressed: 0 }
-    );
-    assert_eq!(
-        gate.check(1u8, B, 0),
-        WarningDecision::Print { suppressed: 0 }
-    );
+    assert_eq!(gate.check(1u8, A, 0), WarningDecision::Print { suppressed: 0 });
+    assert_eq!(gate.check(1u8, B, 0), WarningDecision::Print { suppressed: 0 });
     assert_eq!(gate.check(1u8, A, 1), WarningDecision::Suppress);
-    assert_eq!(
-        gate.check(1u8, C, 2),
-        WarningDecision::Print { suppressed: 0 }
-    );
+    assert_eq!(gate.check(1u8, C, 2), WarningDecision::Print { suppressed: 0 });
     assert_eq!(gate.tracked_origins(), 2);
     // B was forgotten: its next refusal prints again.
-    assert_eq!(
-        gate.check(1u8, B, 3),
-        WarningDecision::Print { suppressed: 0 }
-    );
+    assert_eq!(gate.check(1u8, B, 3), WarningDecision::Print { suppressed: 0 });
 
     let mut kinds = WarningGate::with_interval(1, 1_000);
     for kind in 0..=WarningGate::<u32>::MAX_KINDS as u32 {
-        assert_eq!(
-            kinds.check(kind, A, u64::from(kind)),
-            WarningDecision::Print { suppressed: 0 }
-        );
+        assert_eq!(kinds.check(kind, A, u64::from(kind)), WarningDecision::Print { suppressed: 0 });
     }
     // Kind 0 was printed longest ago and was forgotten; the most recent kinds are remembered.
-    assert_eq!(
-        kinds.check(0, A, 100),
-        WarningDecision::Print { suppressed: 0 }
-    );
-    assert_eq!(
-        kinds.check(WarningGate::<u32>::MAX_KINDS as u32, A, 100),
-        WarningDecision::Suppress
-    );
+    assert_eq!(kinds.check(0, A, 100), WarningDecision::Print { suppressed: 0 });
+    assert_eq!(kinds.check(WarningGate::<u32>::MAX_KINDS as u32, A, 100), WarningDecision::Suppress);
 
     let mut silent = WarningGate::with_interval(0, 1_000);
-    assert_eq!(
-        silent.check(RefusalKind::OpaqueOrigin, A, 0),
-        WarningDecision::Suppress
-    );
+    assert_eq!(silent.check(RefusalKind::OpaqueOrigin, A, 0), WarningDecision::Suppress);
 }
 
 #[test]
 fn ten_thousand_refusals_print_one_warning() {
     let mut gate: WarningGate = WarningGate::new(&Limits::default());
     let printed = (0..10_000u64)
-        .filter(|i| {
-            gate.check(RefusalKind::GetToolsRateLimited, A, i / 10) != WarningDecision::Suppress
-        })
+        .filter(|i| gate.check(RefusalKind::GetToolsRateLimited, A, i / 10) != WarningDecision::Suppress)
         .count();
     assert_eq!(printed, 1);
-    assert_eq!(
-        gate.check(RefusalKind::GetToolsRateLimited, A, 60_000),
-        WarningDecision::Print { suppressed: 9_999 }
-    );
+    assert_eq!(gate.check(RefusalKind::GetToolsRateLimited, A, 60_000), WarningDecision::Print { suppressed: 9_999 });
 }

@@ -21,11 +21,7 @@ struct Entry<V> {
 impl<V> OriginTable<V> {
     /// A table of at most `capacity` origins.
     pub(crate) fn new(capacity: usize) -> Self {
-        Self {
-            entries: BTreeMap::new(),
-            capacity,
-            clock: 0,
-        }
+        Self { entries: BTreeMap::new(), capacity, clock: 0 }
     }
 
     /// The state of `origin`, made by `make` when the origin is new (forgetting the least recently used origin
@@ -37,22 +33,12 @@ impl<V> OriginTable<V> {
                 return None;
             }
             if self.entries.len() >= self.capacity {
-                let oldest = self
-                    .entries
-                    .iter()
-                    .min_by_key(|(_, entry)| entry.used)
-                    .map(|(key, _)| key.clone());
+                let oldest = self.entries.iter().min_by_key(|(_, entry)| entry.used).map(|(key, _)| key.clone());
                 if let Some(oldest) = oldest {
                     self.entries.remove(&oldest);
                 }
             }
-            self.entries.insert(
-                origin.to_owned(),
-                Entry {
-                    value: make(),
-                    used: 0,
-                },
-            );
+            self.entries.insert(origin.to_owned(), Entry { value: make(), used: 0 });
         }
         let entry = self.entries.get_mut(origin)?;
         entry.used = self.clock;
@@ -86,10 +72,6 @@ mod tests {
         assert!(table.contains("https://a.example"));
         assert!(!table.contains("https://b.example"));
         assert_eq!(*table.entry("https://a.example", || 0).unwrap(), 2);
-        assert!(
-            OriginTable::<u8>::new(0)
-                .entry("https://a.example", || 0)
-                .is_none()
-        );
+        assert!(OriginTable::<u8>::new(0).entry("https://a.example", || 0).is_none());
     }
 }

@@ -48,50 +48,34 @@ pub struct OriginRateLimiter {
 impl OriginRateLimiter {
     /// `per_second` requests per second and origin, for at most `max_origins` origins at once.
     pub fn new(per_second: u32, max_origins: usize) -> Self {
-        Self {
-            per_second,
-            buckets: OriginTable::new(max_origins),
-        }
+        Self { per_second, buckets: OriginTable::new(max_origins) }
     }
 
     /// The limiter for `WEBMCP_GET_TOOLS_REQUEST`: `Limits::max_get_tools_per_origin_per_second`, tracking
     /// `Limits::max_tracked_origins`.
     pub fn for_get_tools(limits: &Limits) -> Self {
-        Self::new(
-            limits.max_get_tools_per_origin_per_second,
-            limits.max_tracked_origins,
-        )
+        Self::new(limits.max_get_tools_per_origin_per_second, limits.max_tracked_origins)
     }
 
     /// Takes one request from `origin`'s bucket at time `now`. Allocates only for an origin not tracked yet.
     pub fn check(&mut self, origin: &str, now: u64) -> RateDecision {
-        const NEVER: RateDecision = RateDecision::Limit {
-            retry_in_ms: u64::MAX,
-        };
+        const NEVER: RateDecision = RateDecision::Limit { retry_in_ms: u64::MAX };
         let rate = u64::from(self.per_second);
         if rate == 0 {
             return NEVER;
         }
         let full = rate * 1000;
-        let Some(bucket) = self.buckets.entry(origin, || Bucket {
-            milli: full,
-            at: now,
-        }) else {
+        let Some(bucket) = self.buckets.entry(origin, || Bucket { milli: full, at: now }) else {
             return NEVER;
         };
         let elapsed = now.saturating_sub(bucket.at);
-        bucket.milli = bucket
-            .milli
-            .saturating_add(elapsed.saturating_mul(rate))
-            .min(full);
+        bucket.milli = bucket.milli.saturating_add(elapsed.saturating_mul(rate)).min(full);
         bucket.at = bucket.at.max(now);
         if bucket.milli >= 1000 {
             bucket.milli -= 1000;
             RateDecision::Allow
         } else {
-            RateDecision::Limit {
-                retry_in_ms: (1000 - bucket.milli).div_ceil(rate),
-            }
+            RateDecision::Limit { retry_in_ms: (1000 - bucket.milli).div_ceil(rate) }
         }
     }
 

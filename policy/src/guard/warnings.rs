@@ -85,10 +85,7 @@ impl<K: Copy + Eq> WarningGate<K> {
 
     /// A gate tracking `max_origins` origins, one warning per `interval_ms`.
     pub fn with_interval(max_origins: usize, interval_ms: u64) -> Self {
-        Self {
-            origins: OriginTable::new(max_origins),
-            interval_ms,
-        }
+        Self { origins: OriginTable::new(max_origins), interval_ms }
     }
 
     /// Records a refusal of `kind` from `origin` at time `now` and says whether to print it. Allocates only for
@@ -103,24 +100,14 @@ impl<K: Copy + Eq> WarningGate<K> {
                 return WarningDecision::Suppress;
             }
             gate.printed_at = now;
-            return WarningDecision::Print {
-                suppressed: std::mem::take(&mut gate.suppressed),
-            };
+            return WarningDecision::Print { suppressed: std::mem::take(&mut gate.suppressed) };
         }
         if gates.len() >= Self::MAX_KINDS
-            && let Some(oldest) = gates
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, gate)| gate.printed_at)
-                .map(|(at, _)| at)
+            && let Some(oldest) = gates.iter().enumerate().min_by_key(|(_, gate)| gate.printed_at).map(|(at, _)| at)
         {
             gates.swap_remove(oldest);
         }
-        gates.push(Gate {
-            kind,
-            printed_at: now,
-            suppressed: 0,
-        });
+        gates.push(Gate { kind, printed_at: now, suppressed: 0 });
         WarningDecision::Print { suppressed: 0 }
     }
 
