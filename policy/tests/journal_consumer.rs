@@ -1,4 +1,9 @@
 //! The consumer journal, rule by rule (docs/once-only.md §1, §2, §4, §5, §7, §8), with explicit clock values.
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "test helpers unwrap ids they build; a failed unwrap is a failed test"
+)]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -6,11 +11,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use webmcp_policy::journal::{
-    AckState, CallOutcome, CallPhase, ConsumerJournal, ExecuteRequest, Followup, JournalConfig,
-    JournalStore, MemoryStore, NewCall, Owner, PLAIN_PEER_UNANSWERED, PROVIDER_GONE,
-    PROVIDER_GONE_BEFORE_SEND, PROVIDER_NOT_DURABLE, ProviderStatus, ProviderWindow, Recovery,
-    STOPPED_MESSAGE, Settled, Start, StartError, StatusDecision, StoreError, TIMED_OUT,
-    TOO_OLD_RECORDED, TOO_OLD_SENT, ToolOutcome,
+    AckState, CallOutcome, CallPhase, ConsumerJournal, ExecuteRequest, Followup, JournalConfig, JournalStore,
+    MemoryStore, NewCall, Owner, PLAIN_PEER_UNANSWERED, PROVIDER_GONE, PROVIDER_GONE_BEFORE_SEND, PROVIDER_NOT_DURABLE,
+    ProviderStatus, ProviderWindow, Recovery, STOPPED_MESSAGE, Settled, Start, StartError, StatusDecision, StoreError,
+    TIMED_OUT, TOO_OLD_RECORDED, TOO_OLD_SENT, ToolOutcome,
 };
 use webmcp_policy::{ErrorKind, RequestId, ToolError, ToolName};
 
@@ -49,12 +53,13 @@ fn new_call(call_id: Option<&str>, wire_id: &str, provider: ProviderWindow) -> N
     }
 }
 
-fn request(wire_id: &str, provider: ProviderWindow) -> ExecuteRequest {
+fn request(wire_id: &str, provider: ProviderWindow, resend: bool) -> ExecuteRequest {
     ExecuteRequest {
         wire_id: wire(wire_id),
         tool: tool("add_to_cart"),
         provider,
         args: r#"{"sku":"margherita"}"#.to_owned(),
+        resend,
     }
 }
 
@@ -81,15 +86,11 @@ fn sent<S: JournalStore>(journal: &mut ConsumerJournal<S>, call: NewCall, now: u
 }
 
 fn completed(result: &str) -> ToolOutcome {
-    ToolOutcome::Completed {
-        result: result.to_owned(),
-    }
+    ToolOutcome::Completed { result: result.to_owned() }
 }
 
 fn interrupted(message: &str) -> CallOutcome {
-    CallOutcome::Interrupted {
-        message: message.to_owned(),
-    }
+    CallOutcome::Interrupted { message: message.to_owned() }
 }
 
 fn settled(
@@ -118,17 +119,13 @@ fn settled(
 fn a_settled_call_id_replays_its_result_without_sending() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(Some("agent-1"), "w1", shop()), T0);
-    journal
-        .on_response(&wire("w1"), completed(r#"{"ok":true}"#), T0 + 10)
-        .unwrap();
+    journal.on_response(&wire("w1"), completed(r#"{"ok":true}"#), T0 + 10).unwrap();
     let again = journal.start(new_call(Some("agent-1"), "w2", shop()), T0 + 20);
     assert_eq!(
         again,
         Ok(Start::Replay {
             wire_id: wire("w1"),
-            outcome: CallOutcome::Completed {
-                result: r#"{"ok":true}"#.to_owned()
-            }
+            outcome: CallOutcome::Completed { result: r#"{"ok":true}"#.to_owned() }
         })
     );
     assert_eq!(journal.get(&wire("w2")), None, "a replay records nothing");
@@ -141,40 +138,22 @@ fn a_settled_call_id_replays_the_same_error() {
     sent(&mut journal, new_call(Some("agent-1"), "w1", shop()), T0);
     let mut error = ToolError::new(ErrorKind::ToolError, "Search is rate limited");
     error.status = Some(429);
-    journal
-        .on_response(&wire("w1"), ToolOutcome::Failed(error.clone()), T0 + 10)
-        .unwrap();
+    journal.on_response(&wire("w1"), ToolOutcome::Failed(error.clone()), T0 + 10).unwrap();
     let (mut journal, _) = reload(journal, T0 + 20);
     assert_eq!(
         journal.start(new_call(Some("agent-1"), "w2", shop()), T0 + 30),
-        Ok(Start::Replay {
-            wire_id: wire("w1"),
-            outcome: CallOutcome::Failed(error)
-        })
+        Ok(Start::Replay { wire_id: wire("w1"), outcome: CallOutcome::Failed(error) })
     );
 }
 
 #[test]
 fn a_call_id_in_flight_is_joined_before_and_after_a_reload() {
     let mut journal = open(T0);
-    assert_eq!(
-        journal.start(new_call(Some("agent-1"), "w1", shop()), T0),
-        Ok(Start::New)
-    );
-    assert_eq!(
-        journal.start(new_call(Some("agent-1"), "w2", shop()), T0 + 1),
-        Ok(Start::Join {
-            wire_id: wire("w1")
-        })
-    );
+    assert_eq!(journal.start(new_call(Some("agent-1"), "w1", shop()), T0), Ok(Start::New));
+    assert_eq!(journal.start(new_call(Some("agent-1"), "w2", shop()), T0 + 1), Ok(Start::Join { wire_id: wire("w1") }));
     assert!(journal.mark_sent(&wire("w1"), T0 + 2));
     let (mut journal, _) = reload(journal, T0 + 3);
-    assert_eq!(
-        journal.start(new_call(Some("agent-1"), "w3", shop()), T0 + 4),
-        Ok(Start::Join {
-            wire_id: wire("w1")
-        })
-    );
+    assert_eq!(journal.start(new_call(Some("agent-1"), "w3", shop()), T0 + 4), Ok(Start::Join { wire_id: wire("w1") }));
     assert_eq!(journal.pending().count(), 1);
 }
 
@@ -191,16 +170,10 @@ fn a_call_id_reused_for_another_tool_or_window_is_refused_naming_the_first_use()
         first_locator: "frame:top/0".to_owned(),
     };
     assert_eq!(journal.start(other_tool, T0 + 1), Err(refusal.clone()));
-    let other_window = new_call(
-        Some("agent-1"),
-        "w3",
-        ProviderWindow::new("https://shop.example", "frame:top/2", true),
-    );
+    let other_window =
+        new_call(Some("agent-1"), "w3", ProviderWindow::new("https://shop.example", "frame:top/2", true));
     assert_eq!(journal.start(other_window, T0 + 2), Err(refusal.clone()));
-    assert_eq!(
-        journal.start(new_call(Some("agent-1"), "w4", plain()), T0 + 3),
-        Err(refusal.clone())
-    );
+    assert_eq!(journal.start(new_call(Some("agent-1"), "w4", plain()), T0 + 3), Err(refusal.clone()));
     assert_eq!(
         refusal.to_string(),
         "callId \"agent-1\" was first used to call `add_to_cart` in https://shop.example (frame:top/0): a callId \
@@ -212,26 +185,15 @@ fn a_call_id_reused_for_another_tool_or_window_is_refused_naming_the_first_use()
 fn without_a_call_id_the_wire_id_is_the_call_id() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", shop()), T0);
-    assert_eq!(
-        journal.lookup_call_id("w1").map(|e| e.wire_id().as_str()),
-        Some("w1")
-    );
-    assert_eq!(
-        journal.start(new_call(Some("w1"), "w2", shop()), T0 + 1),
-        Ok(Start::Join {
-            wire_id: wire("w1")
-        })
-    );
+    assert_eq!(journal.lookup_call_id("w1").map(|e| e.wire_id().as_str()), Some("w1"));
+    assert_eq!(journal.start(new_call(Some("w1"), "w2", shop()), T0 + 1), Ok(Start::Join { wire_id: wire("w1") }));
 }
 
 #[test]
 fn calls_that_cannot_be_recorded_are_refused() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", shop()), T0);
-    assert_eq!(
-        journal.start(new_call(None, "w1", shop()), T0),
-        Err(StartError::WireIdInUse(wire("w1")))
-    );
+    assert_eq!(journal.start(new_call(None, "w1", shop()), T0), Err(StartError::WireIdInUse(wire("w1"))));
     let cases = [
         (
             new_call(Some(""), "w2", shop()),
@@ -246,32 +208,18 @@ fn calls_that_cannot_be_recorded_are_refused() {
             "this call cannot be recorded: its field `p` is out of range: origin \"null origin\" is not a serialized origin",
         ),
         (
-            new_call(
-                None,
-                "w2",
-                ProviderWindow::new("https://a.example", "a\nb", true),
-            ),
+            new_call(None, "w2", ProviderWindow::new("https://a.example", "a\nb", true)),
             "this call cannot be recorded: its field `p` is out of range: the locator is longer than 2048 bytes or holds a control character",
         ),
         (
-            NewCall {
-                args: "{".to_owned(),
-                ..new_call(None, "w2", shop())
-            },
+            NewCall { args: "{".to_owned(), ..new_call(None, "w2", shop()) },
             "this call cannot be recorded: the arguments are not JSON text",
         ),
     ];
     for (call, message) in cases {
-        assert_eq!(
-            journal.start(call, T0).map_err(|e| e.to_string()),
-            Err(message.to_owned())
-        );
+        assert_eq!(journal.start(call, T0).map_err(|e| e.to_string()), Err(message.to_owned()));
     }
-    assert!(
-        journal
-            .start(new_call(Some(&"k".repeat(256)), "w2", shop()), T0)
-            .is_ok()
-    );
+    assert!(journal.start(new_call(Some(&"k".repeat(256)), "w2", shop()), T0).is_ok());
 }
 
 // §2 The caller's page reloads
@@ -279,22 +227,13 @@ fn calls_that_cannot_be_recorded_are_refused() {
 #[test]
 fn a_recorded_call_is_sent_once_after_a_reload() {
     let mut journal = open(T0);
-    assert_eq!(
-        journal.start(new_call(None, "w1", shop()), T0),
-        Ok(Start::New)
-    );
+    assert_eq!(journal.start(new_call(None, "w1", shop()), T0), Ok(Start::New));
     let (mut journal, recoveries) = reload(journal, T0 + 5);
-    assert_eq!(recoveries, [Recovery::Send(request("w1", shop()))]);
+    assert_eq!(recoveries, [Recovery::Send(request("w1", shop(), false))]);
     assert!(journal.mark_sent(&wire("w1"), T0 + 6));
     assert!(!journal.mark_sent(&wire("w1"), T0 + 7), "sent once");
     let (_, recoveries) = reload(journal, T0 + 8);
-    assert_eq!(
-        recoveries,
-        [Recovery::AskStatus {
-            wire_id: wire("w1"),
-            provider: shop()
-        }]
-    );
+    assert_eq!(recoveries, [Recovery::AskStatus { wire_id: wire("w1"), provider: shop() }]);
 }
 
 #[test]
@@ -302,40 +241,14 @@ fn a_call_sent_to_a_bridge_is_asked_about_and_its_recorded_result_delivered() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", shop()), T0);
     let (mut journal, recoveries) = reload(journal, T0 + 100);
-    assert_eq!(
-        recoveries,
-        [Recovery::AskStatus {
-            wire_id: wire("w1"),
-            provider: shop()
-        }]
-    );
-    assert_eq!(
-        journal.on_status(&wire("w1"), ProviderStatus::Running, T0 + 101),
-        StatusDecision::Wait
-    );
+    assert_eq!(recoveries, [Recovery::AskStatus { wire_id: wire("w1"), provider: shop() }]);
+    assert_eq!(journal.on_status(&wire("w1"), ProviderStatus::Running, T0 + 101), StatusDecision::Wait);
     let report = journal.on_response(&wire("w1"), completed("1"), T0 + 150);
-    let expected = settled(
-        "w1",
-        shop(),
-        CallOutcome::Completed { result: "1".into() },
-        150,
-        true,
-        Followup::Ack,
-    );
+    let expected = settled("w1", shop(), CallOutcome::Completed { result: "1".into() }, 150, true, Followup::Ack);
     assert_eq!(report, Some(expected));
-    assert_eq!(
-        journal.on_response(&wire("w1"), completed("1"), T0 + 151),
-        None,
-        "a duplicate settles nothing"
-    );
+    assert_eq!(journal.on_response(&wire("w1"), completed("1"), T0 + 151), None, "a duplicate settles nothing");
     let (_, recoveries) = reload(journal, T0 + 200);
-    assert_eq!(
-        recoveries,
-        [Recovery::Ack {
-            provider: shop(),
-            wire_ids: vec![wire("w1")]
-        }]
-    );
+    assert_eq!(recoveries, [Recovery::Ack { provider: shop(), wire_ids: vec![wire("w1")] }]);
 }
 
 #[test]
@@ -344,19 +257,10 @@ fn a_call_the_provider_never_received_is_sent_again_once_per_page() {
     sent(&mut journal, new_call(None, "w1", shop()), T0);
     let (mut journal, _) = reload(journal, T0 + 100);
     let unknown = ProviderStatus::Unknown { durable: true };
-    assert_eq!(
-        journal.on_status(&wire("w1"), unknown, T0 + 101),
-        StatusDecision::Resend(request("w1", shop()))
-    );
-    assert_eq!(
-        journal.on_status(&wire("w1"), unknown, T0 + 102),
-        StatusDecision::Wait
-    );
+    assert_eq!(journal.on_status(&wire("w1"), unknown, T0 + 101), StatusDecision::Resend(request("w1", shop(), true)));
+    assert_eq!(journal.on_status(&wire("w1"), unknown, T0 + 102), StatusDecision::Wait);
     let (mut journal, _) = reload(journal, T0 + 103);
-    assert_eq!(
-        journal.on_status(&wire("w1"), unknown, T0 + 104),
-        StatusDecision::Resend(request("w1", shop()))
-    );
+    assert_eq!(journal.on_status(&wire("w1"), unknown, T0 + 104), StatusDecision::Resend(request("w1", shop(), true)));
 }
 
 #[test]
@@ -364,24 +268,10 @@ fn a_call_unknown_to_a_provider_without_durable_journal_is_interrupted() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", shop()), T0);
     let (mut journal, _) = reload(journal, T0 + 100);
-    let decision = journal.on_status(
-        &wire("w1"),
-        ProviderStatus::Unknown { durable: false },
-        T0 + 101,
-    );
-    let expected = settled(
-        "w1",
-        shop(),
-        interrupted(PROVIDER_NOT_DURABLE),
-        101,
-        true,
-        Followup::Nothing,
-    );
+    let decision = journal.on_status(&wire("w1"), ProviderStatus::Unknown { durable: false }, T0 + 101);
+    let expected = settled("w1", shop(), interrupted(PROVIDER_NOT_DURABLE), 101, true, Followup::Nothing);
     assert_eq!(decision, StatusDecision::Settled(expected));
-    assert_eq!(
-        journal.on_status(&wire("w1"), ProviderStatus::Running, T0 + 102),
-        StatusDecision::Ignored
-    );
+    assert_eq!(journal.on_status(&wire("w1"), ProviderStatus::Running, T0 + 102), StatusDecision::Ignored);
 }
 
 #[test]
@@ -389,14 +279,9 @@ fn a_provider_answer_of_interrupted_settles_as_interrupted() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", shop()), T0);
     let error = ToolError::new(ErrorKind::Interrupted, "the provider page reloaded");
-    let report = journal
-        .on_response(&wire("w1"), ToolOutcome::Failed(error), T0 + 1)
-        .unwrap();
+    let report = journal.on_response(&wire("w1"), ToolOutcome::Failed(error), T0 + 1).unwrap();
     assert_eq!(report.outcome, interrupted("the provider page reloaded"));
-    assert_eq!(
-        report.outcome.error().map(|e| e.kind),
-        Some(ErrorKind::Interrupted)
-    );
+    assert_eq!(report.outcome.error().map(|e| e.kind), Some(ErrorKind::Interrupted));
 }
 
 #[test]
@@ -404,30 +289,18 @@ fn a_call_sent_to_a_plain_peer_is_interrupted_by_a_reload_and_reported_once() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", plain()), T0);
     let (journal, recoveries) = reload(journal, T0 + 40);
-    let expected = settled(
-        "w1",
-        plain(),
-        interrupted(PLAIN_PEER_UNANSWERED),
-        40,
-        true,
-        Followup::Nothing,
-    );
+    let expected = settled("w1", plain(), interrupted(PLAIN_PEER_UNANSWERED), 40, true, Followup::Nothing);
     assert_eq!(recoveries, [Recovery::Settled(expected)]);
     let (journal, recoveries) = reload(journal, T0 + 50);
     assert_eq!(recoveries, [], "reported once, ever");
-    assert!(matches!(
-        journal.get(&wire("w1")).unwrap().phase(),
-        CallPhase::Settled { .. }
-    ));
+    assert!(matches!(journal.get(&wire("w1")).unwrap().phase(), CallPhase::Settled { .. }));
 }
 
 #[test]
 fn a_plain_peer_response_needs_no_acknowledgement() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", plain()), T0);
-    let report = journal
-        .on_response(&wire("w1"), completed("2"), T0 + 3)
-        .unwrap();
+    let report = journal.on_response(&wire("w1"), completed("2"), T0 + 3).unwrap();
     assert_eq!(report.followup, Followup::Nothing);
     assert!(!report.recovered);
     assert_eq!(reload(journal, T0 + 4).1, []);
@@ -438,49 +311,26 @@ fn acknowledged_outcomes_are_not_acknowledged_again() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", shop()), T0);
     sent(&mut journal, new_call(None, "w2", shop()), T0);
-    journal
-        .on_response(&wire("w1"), completed("1"), T0 + 1)
-        .unwrap();
-    journal
-        .on_response(&wire("w2"), completed("2"), T0 + 2)
-        .unwrap();
+    journal.on_response(&wire("w1"), completed("1"), T0 + 1).unwrap();
+    journal.on_response(&wire("w2"), completed("2"), T0 + 2).unwrap();
     journal.mark_acked(&[wire("w1")]);
     let (journal, recoveries) = reload(journal, T0 + 3);
-    assert_eq!(
-        recoveries,
-        [Recovery::Ack {
-            provider: shop(),
-            wire_ids: vec![wire("w2")]
-        }]
-    );
-    let CallPhase::Settled { ack, .. } = journal.get(&wire("w1")).unwrap().phase() else {
-        panic!("settled")
-    };
+    assert_eq!(recoveries, [Recovery::Ack { provider: shop(), wire_ids: vec![wire("w2")] }]);
+    let CallPhase::Settled { ack, .. } = journal.get(&wire("w1")).unwrap().phase() else { panic!("settled") };
     assert_eq!(*ack, AckState::Sent);
 }
 
 #[test]
 fn acknowledgements_are_batched_per_window_by_512() {
-    let config = JournalConfig {
-        settled_calls_kept: 2000,
-        ..JournalConfig::default()
-    };
+    let config = JournalConfig { settled_calls_kept: 2000, ..JournalConfig::default() };
     let (mut journal, _) = open_with(MemoryStore::durable(), config.clone(), T0);
     let other = ProviderWindow::new("https://other.example", "frame:top/3", true);
     for n in 0..513 {
-        sent(
-            &mut journal,
-            new_call(None, &format!("a{n:03}"), shop()),
-            T0,
-        );
-        journal
-            .on_response(&wire(&format!("a{n:03}")), completed("0"), T0 + 1)
-            .unwrap();
+        sent(&mut journal, new_call(None, &format!("a{n:03}"), shop()), T0);
+        journal.on_response(&wire(&format!("a{n:03}")), completed("0"), T0 + 1).unwrap();
     }
     sent(&mut journal, new_call(None, "b", other.clone()), T0);
-    journal
-        .on_response(&wire("b"), completed("0"), T0 + 1)
-        .unwrap();
+    journal.on_response(&wire("b"), completed("0"), T0 + 1).unwrap();
     let (_, recoveries) = open_with(journal.into_store(), config, T0 + 2);
     let sizes: Vec<(String, usize)> = recoveries
         .iter()
@@ -503,59 +353,28 @@ fn acknowledgements_are_batched_per_window_by_512() {
 fn responses_for_unknown_unsent_or_settled_calls_settle_nothing() {
     let mut journal = open(T0);
     assert_eq!(journal.on_response(&wire("nope"), completed("1"), T0), None);
-    assert_eq!(
-        journal.start(new_call(None, "w1", shop()), T0),
-        Ok(Start::New)
-    );
-    assert_eq!(
-        journal.on_response(&wire("w1"), completed("1"), T0),
-        None,
-        "never sent"
-    );
-    assert_eq!(
-        journal.on_status(&wire("w1"), ProviderStatus::Running, T0),
-        StatusDecision::Ignored
-    );
-    assert_eq!(
-        journal.on_status(&wire("nope"), ProviderStatus::Running, T0),
-        StatusDecision::Ignored
-    );
+    assert_eq!(journal.start(new_call(None, "w1", shop()), T0), Ok(Start::New));
+    assert_eq!(journal.on_response(&wire("w1"), completed("1"), T0), None, "never sent");
+    assert_eq!(journal.on_status(&wire("w1"), ProviderStatus::Running, T0), StatusDecision::Ignored);
+    assert_eq!(journal.on_status(&wire("nope"), ProviderStatus::Running, T0), StatusDecision::Ignored);
 }
 
 #[test]
 fn a_result_that_is_not_json_is_kept_as_a_string_and_a_long_one_is_stored_truncated() {
-    let config = JournalConfig {
-        result_cap_chars: 40,
-        ..JournalConfig::default()
-    };
+    let config = JournalConfig { result_cap_chars: 40, ..JournalConfig::default() };
     let (mut journal, _) = open_with(MemoryStore::durable(), config, T0);
     sent(&mut journal, new_call(Some("k1"), "w1", plain()), T0);
     sent(&mut journal, new_call(Some("k2"), "w2", plain()), T0);
-    let report = journal
-        .on_response(&wire("w1"), completed("not json"), T0)
-        .unwrap();
-    assert_eq!(
-        report.outcome,
-        CallOutcome::Completed {
-            result: "\"not json\"".into()
-        }
-    );
+    let report = journal.on_response(&wire("w1"), completed("not json"), T0).unwrap();
+    assert_eq!(report.outcome, CallOutcome::Completed { result: "\"not json\"".into() });
     let long = format!("\"{}\"", "x".repeat(100));
-    let report = journal
-        .on_response(&wire("w2"), completed(&long), T0)
-        .unwrap();
-    assert_eq!(
-        report.outcome,
-        CallOutcome::Completed { result: long },
-        "the live caller gets it whole"
-    );
+    let report = journal.on_response(&wire("w2"), completed(&long), T0).unwrap();
+    assert_eq!(report.outcome, CallOutcome::Completed { result: long }, "the live caller gets it whole");
     assert_eq!(
         journal.start(new_call(Some("k2"), "w3", plain()), T0),
         Ok(Start::Replay {
             wire_id: wire("w2"),
-            outcome: CallOutcome::Completed {
-                result: r#"{"truncated":true,"preview":"\"xxxxxxx"}"#.into()
-            }
+            outcome: CallOutcome::Completed { result: r#"{"truncated":true,"preview":"\"xxxxxxx"}"#.into() }
         })
     );
 }
@@ -565,22 +384,9 @@ fn a_result_that_is_not_json_is_kept_as_a_string_and_a_long_one_is_stored_trunca
 #[test]
 fn a_call_stopped_before_it_was_sent_is_never_sent() {
     let mut journal = open(T0);
-    assert_eq!(
-        journal.start(new_call(None, "w1", shop()), T0),
-        Ok(Start::New)
-    );
+    assert_eq!(journal.start(new_call(None, "w1", shop()), T0), Ok(Start::New));
     let report = journal.stop(&wire("w1"), T0 + 1);
-    assert_eq!(
-        report,
-        Some(settled(
-            "w1",
-            shop(),
-            CallOutcome::Stopped,
-            1,
-            false,
-            Followup::Nothing
-        ))
-    );
+    assert_eq!(report, Some(settled("w1", shop(), CallOutcome::Stopped, 1, false, Followup::Nothing)));
     assert!(!journal.mark_sent(&wire("w1"), T0 + 2));
     assert_eq!(journal.stop(&wire("w1"), T0 + 3), None);
     let (mut journal, recoveries) = reload(journal, T0 + 4);
@@ -593,27 +399,14 @@ fn a_sent_call_that_is_stopped_tells_a_bridge_provider_to_cancel() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", shop()), T0);
     sent(&mut journal, new_call(None, "w2", plain()), T0);
-    assert_eq!(
-        journal.stop(&wire("w1"), T0 + 1).map(|s| s.followup),
-        Some(Followup::Cancel)
-    );
-    assert_eq!(
-        journal.stop(&wire("w2"), T0 + 1).map(|s| s.followup),
-        Some(Followup::Nothing)
-    );
-    assert_eq!(
-        journal.on_response(&wire("w1"), completed("1"), T0 + 2),
-        None,
-        "a late result is ignored"
-    );
+    assert_eq!(journal.stop(&wire("w1"), T0 + 1).map(|s| s.followup), Some(Followup::Cancel));
+    assert_eq!(journal.stop(&wire("w2"), T0 + 1).map(|s| s.followup), Some(Followup::Nothing));
+    assert_eq!(journal.on_response(&wire("w1"), completed("1"), T0 + 2), None, "a late result is ignored");
     let (mut journal, recoveries) = reload(journal, T0 + 3);
     assert_eq!(recoveries, [], "a stopped call is never resumed");
     assert_eq!(
         journal.start(new_call(Some("w1"), "w3", shop()), T0 + 4),
-        Ok(Start::Replay {
-            wire_id: wire("w1"),
-            outcome: CallOutcome::Stopped
-        })
+        Ok(Start::Replay { wire_id: wire("w1"), outcome: CallOutcome::Stopped })
     );
     let error = CallOutcome::Stopped.error().unwrap();
     assert_eq!(
@@ -627,10 +420,7 @@ fn a_time_limit_fails_the_call_and_cancels_it() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", shop()), T0);
     let report = journal.timed_out(&wire("w1"), T0 + 30_000).unwrap();
-    assert_eq!(
-        report.outcome,
-        CallOutcome::Failed(ToolError::new(ErrorKind::Timeout, TIMED_OUT))
-    );
+    assert_eq!(report.outcome, CallOutcome::Failed(ToolError::new(ErrorKind::Timeout, TIMED_OUT)));
     assert_eq!(report.followup, Followup::Cancel);
     assert_eq!(journal.timed_out(&wire("w1"), T0 + 30_001), None);
 }
@@ -639,18 +429,9 @@ fn a_time_limit_fails_the_call_and_cancels_it() {
 fn a_provider_that_goes_away_interrupts_its_calls() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", shop()), T0);
-    assert_eq!(
-        journal.start(new_call(None, "w2", shop()), T0),
-        Ok(Start::New)
-    );
-    assert_eq!(
-        journal.peer_gone(&wire("w1"), T0 + 1).map(|s| s.outcome),
-        Some(interrupted(PROVIDER_GONE))
-    );
-    assert_eq!(
-        journal.peer_gone(&wire("w2"), T0 + 1).map(|s| s.outcome),
-        Some(interrupted(PROVIDER_GONE_BEFORE_SEND))
-    );
+    assert_eq!(journal.start(new_call(None, "w2", shop()), T0), Ok(Start::New));
+    assert_eq!(journal.peer_gone(&wire("w1"), T0 + 1).map(|s| s.outcome), Some(interrupted(PROVIDER_GONE)));
+    assert_eq!(journal.peer_gone(&wire("w2"), T0 + 1).map(|s| s.outcome), Some(interrupted(PROVIDER_GONE_BEFORE_SEND)));
     assert_eq!(journal.peer_gone(&wire("w1"), T0 + 2), None);
     assert_eq!(journal.pending().count(), 0);
 }
@@ -661,32 +442,18 @@ fn a_provider_that_goes_away_interrupts_its_calls() {
 fn a_copied_tab_neither_resumes_nor_sees_the_original_calls() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(Some("agent-1"), "w1", shop()), T0);
-    assert_eq!(
-        journal.start(new_call(Some("agent-2"), "w2", plain()), T0),
-        Ok(Start::New)
-    );
+    assert_eq!(journal.start(new_call(Some("agent-2"), "w2", plain()), T0), Ok(Start::New));
     let copied = journal.store().clone();
-    for other in [
-        Owner::new("tabB", "top").unwrap(),
-        Owner::new("tabA", "top/1").unwrap(),
-    ] {
-        let (mut copy, recoveries) =
-            ConsumerJournal::open(copied.clone(), other, JournalConfig::default(), T0 + 1);
+    for other in [Owner::new("tabB", "top").unwrap(), Owner::new("tabA", "top/1").unwrap()] {
+        let (mut copy, recoveries) = ConsumerJournal::open(copied.clone(), other, JournalConfig::default(), T0 + 1);
         assert_eq!(recoveries, []);
         assert_eq!(copy.pending().count(), 0);
         assert_eq!(copy.lookup_call_id("agent-1"), None);
-        assert_eq!(
-            copy.start(new_call(Some("agent-1"), "w3", shop()), T0 + 2),
-            Ok(Start::New)
-        );
+        assert_eq!(copy.start(new_call(Some("agent-1"), "w3", shop()), T0 + 2), Ok(Start::New));
         assert_eq!(copy.on_response(&wire("w1"), completed("1"), T0 + 3), None);
         assert_eq!(copy.stop(&wire("w2"), T0 + 3), None);
         for key in ["webmcp:c:w1", "webmcp:c:w2"] {
-            assert_eq!(
-                copy.store().get(key),
-                journal.store().get(key),
-                "the original's entries are left alone"
-            );
+            assert_eq!(copy.store().get(key), journal.store().get(key), "the original's entries are left alone");
         }
     }
 }
@@ -702,23 +469,11 @@ fn entries_that_cannot_be_used_are_discarded_with_a_warning() {
     store.put("webmcp:c:garbage", "{not json").unwrap();
     store.put("webmcp:c:array", "[1,2]").unwrap();
     store.put("webmcp:c:moved", &good).unwrap();
-    store
-        .put("webmcp:c:future", r#"{"v":2,"anything":true}"#)
-        .unwrap();
+    store.put("webmcp:c:future", r#"{"v":2,"anything":true}"#).unwrap();
     store.put("unrelated", "kept").unwrap();
     let (mut journal, recoveries) = open_with(store, JournalConfig::default(), T0 + 1);
-    assert_eq!(
-        recoveries,
-        [Recovery::AskStatus {
-            wire_id: wire("w1"),
-            provider: shop()
-        }]
-    );
-    let mut warnings: Vec<String> = journal
-        .take_warnings()
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    assert_eq!(recoveries, [Recovery::AskStatus { wire_id: wire("w1"), provider: shop() }]);
+    let mut warnings: Vec<String> = journal.take_warnings().iter().map(ToString::to_string).collect();
     warnings.sort();
     assert_eq!(
         warnings,
@@ -747,9 +502,7 @@ impl JournalStore for FailingStore {
     }
     fn put(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
         if self.failing {
-            return Err(StoreError::Unavailable(
-                "SecurityError: access denied".into(),
-            ));
+            return Err(StoreError::Unavailable("SecurityError: access denied".into()));
         }
         self.inner.put(key, value)
     }
@@ -763,55 +516,28 @@ impl JournalStore for FailingStore {
 
 #[test]
 fn when_storage_fails_the_journal_lives_in_memory_and_leaves_no_stale_entry() {
-    let (mut journal, _) = ConsumerJournal::open(
-        FailingStore::default(),
-        owner(),
-        JournalConfig::default(),
-        T0,
-    );
+    let (mut journal, _) = ConsumerJournal::open(FailingStore::default(), owner(), JournalConfig::default(), T0);
     sent(&mut journal, new_call(Some("k"), "w1", shop()), T0);
     assert!(journal.is_durable());
-    assert_eq!(
-        journal.start(new_call(None, "w2", shop()), T0),
-        Ok(Start::New)
-    );
+    assert_eq!(journal.start(new_call(None, "w2", shop()), T0), Ok(Start::New));
     let mut store = journal.into_store();
     store.failing = true;
-    let (mut journal, recoveries) =
-        ConsumerJournal::open(store, owner(), JournalConfig::default(), T0 + 1);
+    let (mut journal, recoveries) = ConsumerJournal::open(store, owner(), JournalConfig::default(), T0 + 1);
     assert_eq!(recoveries.len(), 2);
-    assert!(
-        journal.mark_sent(&wire("w2"), T0 + 2),
-        "the write fails, the decision stands"
-    );
-    let warnings: Vec<String> = journal
-        .take_warnings()
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    assert!(journal.mark_sent(&wire("w2"), T0 + 2), "the write fails, the decision stands");
+    let warnings: Vec<String> = journal.take_warnings().iter().map(ToString::to_string).collect();
     assert_eq!(
         warnings,
-        [
-            "webmcp-bridge: the journal's storage is unavailable: SecurityError: access denied. Calls are now journaled \
-          in memory only: after a reload of this page, calls made before it cannot be resumed or proven to have run"
-        ]
+        ["webmcp-bridge: the journal's storage is unavailable: SecurityError: access denied. Calls are now journaled \
+          in memory only: after a reload of this page, calls made before it cannot be resumed or proven to have run"]
     );
     assert!(!journal.is_durable());
-    assert_eq!(
-        journal.store().inner.len(),
-        0,
-        "no entry is left to be resumed from a stale state"
-    );
-    let report = journal
-        .on_response(&wire("w1"), completed("1"), T0 + 3)
-        .unwrap();
+    assert_eq!(journal.store().inner.len(), 0, "no entry is left to be resumed from a stale state");
+    let report = journal.on_response(&wire("w1"), completed("1"), T0 + 3).unwrap();
     assert!(report.recovered);
     assert_eq!(
         journal.start(new_call(Some("k"), "w3", shop()), T0 + 4),
-        Ok(Start::Replay {
-            wire_id: wire("w1"),
-            outcome: CallOutcome::Completed { result: "1".into() }
-        })
+        Ok(Start::Replay { wire_id: wire("w1"), outcome: CallOutcome::Completed { result: "1".into() } })
     );
     assert_eq!(journal.take_warnings(), [], "warned once");
 }
@@ -820,42 +546,26 @@ fn when_storage_fails_the_journal_lives_in_memory_and_leaves_no_stale_entry() {
 fn a_full_store_drops_the_older_half_of_settled_calls_before_giving_up() {
     let (mut journal, _) = open_with(MemoryStore::durable(), JournalConfig::default(), T0);
     for n in 0..6 {
-        sent(
-            &mut journal,
-            new_call(None, &format!("s{n}"), plain()),
-            T0 + n,
-        );
-        journal
-            .on_response(&wire(&format!("s{n}")), completed("0"), T0 + n)
-            .unwrap();
+        sent(&mut journal, new_call(None, &format!("s{n}"), plain()), T0 + n);
+        journal.on_response(&wire(&format!("s{n}")), completed("0"), T0 + n).unwrap();
     }
     assert_eq!(journal.store().len(), 6);
     let entry_bytes = journal.store().used_bytes() / 6;
     let quota = journal.store().used_bytes() + 2 * entry_bytes;
-    let (mut journal, _) = open_with(
-        journal.into_store().with_quota(quota),
-        JournalConfig::default(),
-        T0 + 9,
-    );
-    let big = NewCall {
-        args: format!("{{\"pad\":\"{}\"}}", "x".repeat(3 * entry_bytes)),
-        ..new_call(None, "big", plain())
-    };
+    let (mut journal, _) = open_with(journal.into_store().with_quota(quota), JournalConfig::default(), T0 + 9);
+    let big =
+        NewCall { args: format!("{{\"pad\":\"{}\"}}", "x".repeat(3 * entry_bytes)), ..new_call(None, "big", plain()) };
     assert_eq!(journal.start(big, T0 + 10), Ok(Start::New));
     assert_eq!(journal.take_warnings(), []);
     assert!(journal.is_durable());
     let keys: Vec<&str> = journal.store().keys().collect();
-    assert_eq!(
-        keys,
-        ["webmcp:c:big", "webmcp:c:s3", "webmcp:c:s4", "webmcp:c:s5"]
-    );
+    assert_eq!(keys, ["webmcp:c:big", "webmcp:c:s3", "webmcp:c:s4", "webmcp:c:s5"]);
     assert_eq!(journal.lookup_call_id("s0"), None);
 }
 
 #[test]
 fn a_memory_store_is_not_durable() {
-    let (journal, _) =
-        ConsumerJournal::open(MemoryStore::new(), owner(), JournalConfig::default(), T0);
+    let (journal, _) = ConsumerJournal::open(MemoryStore::new(), owner(), JournalConfig::default(), T0);
     assert!(!journal.is_durable());
 }
 
@@ -863,56 +573,30 @@ fn a_memory_store_is_not_durable() {
 
 #[test]
 fn settled_calls_are_kept_up_to_the_count_and_age_limits() {
-    let config = JournalConfig {
-        settled_calls_kept: 2,
-        ..JournalConfig::default()
-    };
+    let config = JournalConfig { settled_calls_kept: 2, ..JournalConfig::default() };
     let (mut journal, _) = open_with(MemoryStore::durable(), config, T0);
     for (n, id) in ["k1", "k2", "k3"].iter().enumerate() {
-        sent(
-            &mut journal,
-            new_call(Some(id), &format!("w{n}"), shop()),
-            T0,
-        );
-        journal
-            .on_response(&wire(&format!("w{n}")), completed("0"), T0 + n as u64)
-            .unwrap();
+        sent(&mut journal, new_call(Some(id), &format!("w{n}"), shop()), T0);
+        journal.on_response(&wire(&format!("w{n}")), completed("0"), T0 + n as u64).unwrap();
     }
-    assert_eq!(
-        journal.lookup_call_id("k1"),
-        None,
-        "the oldest of three went"
-    );
+    assert_eq!(journal.lookup_call_id("k1"), None, "the oldest of three went");
     assert!(journal.lookup_call_id("k2").is_some());
     assert_eq!(journal.store().get("webmcp:c:w0"), None);
     assert_eq!(journal.prune(T0 + 1 + HOUR), []);
-    assert!(
-        journal.lookup_call_id("k2").is_some(),
-        "k2 settled exactly an hour ago: kept"
-    );
+    assert!(journal.lookup_call_id("k2").is_some(), "k2 settled exactly an hour ago: kept");
     assert_eq!(journal.prune(T0 + 2 + HOUR), []);
     assert!(journal.lookup_call_id("k2").is_none() && journal.lookup_call_id("k3").is_some());
     assert_eq!(journal.prune(T0 + 3 + HOUR), []);
     assert!(journal.lookup_call_id("k3").is_none());
     assert_eq!(journal.store().len(), 0);
-    assert_eq!(
-        journal.start(new_call(Some("k1"), "w9", shop()), T0 + 3 * HOUR),
-        Ok(Start::New),
-        "forgotten: new"
-    );
+    assert_eq!(journal.start(new_call(Some("k1"), "w9", shop()), T0 + 3 * HOUR), Ok(Start::New), "forgotten: new");
 }
 
 #[test]
 fn unsettled_calls_are_limited() {
-    let config = JournalConfig {
-        unsettled_calls_max: 2,
-        ..JournalConfig::default()
-    };
+    let config = JournalConfig { unsettled_calls_max: 2, ..JournalConfig::default() };
     let (mut journal, _) = open_with(MemoryStore::durable(), config, T0);
-    assert_eq!(
-        journal.start(new_call(None, "w1", shop()), T0),
-        Ok(Start::New)
-    );
+    assert_eq!(journal.start(new_call(None, "w1", shop()), T0), Ok(Start::New));
     sent(&mut journal, new_call(None, "w2", shop()), T0);
     let refusal = journal.start(new_call(None, "w3", shop()), T0);
     assert_eq!(refusal, Err(StartError::TooManyUnsettled { limit: 2 }));
@@ -921,80 +605,36 @@ fn unsettled_calls_are_limited() {
         "2 calls of this page are still unsettled: wait for some to settle before making more"
     );
     journal.stop(&wire("w1"), T0 + 1).unwrap();
-    assert_eq!(
-        journal.start(new_call(None, "w3", shop()), T0 + 2),
-        Ok(Start::New)
-    );
+    assert_eq!(journal.start(new_call(None, "w3", shop()), T0 + 2), Ok(Start::New));
 }
 
 #[test]
 fn calls_unsettled_for_a_day_settle_as_interrupted_and_are_never_sent_again() {
     let day = 24 * HOUR;
     let mut journal = open(T0);
-    assert_eq!(
-        journal.start(new_call(None, "r", shop()), T0),
-        Ok(Start::New)
-    );
+    assert_eq!(journal.start(new_call(None, "r", shop()), T0), Ok(Start::New));
     sent(&mut journal, new_call(None, "s", shop()), T0 + 1);
     assert_eq!(journal.prune(T0 + day), []);
     let expired = journal.prune(T0 + day + 1);
-    assert_eq!(
-        expired,
-        [settled(
-            "r",
-            shop(),
-            interrupted(TOO_OLD_RECORDED),
-            day + 1,
-            false,
-            Followup::Nothing
-        )]
-    );
+    assert_eq!(expired, [settled("r", shop(), interrupted(TOO_OLD_RECORDED), day + 1, false, Followup::Nothing)]);
     let unknown = ProviderStatus::Unknown { durable: true };
     let decision = journal.on_status(&wire("s"), unknown, T0 + day + 2);
-    let expected = settled(
-        "s",
-        shop(),
-        interrupted(TOO_OLD_SENT),
-        day + 1,
-        false,
-        Followup::Nothing,
-    );
-    assert_eq!(
-        decision,
-        StatusDecision::Settled(expected),
-        "never re-sent past the age limit"
-    );
+    let expected = settled("s", shop(), interrupted(TOO_OLD_SENT), day + 1, false, Followup::Nothing);
+    assert_eq!(decision, StatusDecision::Settled(expected), "never re-sent past the age limit");
 }
 
 #[test]
 fn a_reopened_journal_settles_calls_older_than_a_day() {
     let day = 24 * HOUR;
     let mut journal = open(T0);
-    assert_eq!(
-        journal.start(new_call(None, "r", shop()), T0),
-        Ok(Start::New)
-    );
+    assert_eq!(journal.start(new_call(None, "r", shop()), T0), Ok(Start::New));
     sent(&mut journal, new_call(None, "s", shop()), T0);
     let (_, recoveries) = reload(journal, T0 + day + 1);
     assert_eq!(
         recoveries,
         [
-            Recovery::Settled(settled(
-                "r",
-                shop(),
-                interrupted(TOO_OLD_RECORDED),
-                day + 1,
-                true,
-                Followup::Nothing
-            )),
-            Recovery::Settled(settled(
-                "s",
-                shop(),
-                interrupted(TOO_OLD_SENT),
-                day + 1,
-                true,
-                Followup::Nothing
-            )),
+            Recovery::Settled(settled("r", shop(), interrupted(TOO_OLD_RECORDED), day + 1, true, Followup::Nothing)),
+            Recovery::Settled(settled("s", shop(), interrupted(TOO_OLD_SENT), day + 1, true, Followup::Nothing)),
         ]
     );
 }

@@ -53,22 +53,18 @@ mod warning;
 
 pub use config::JournalConfig;
 pub use consumer::{
-    ConsumerJournal, ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, PLAIN_PEER_UNANSWERED,
-    PROVIDER_GONE, PROVIDER_GONE_BEFORE_SEND, PROVIDER_NOT_DURABLE, ProviderStatus, Recovery,
-    Settled, Start, StartError, StatusDecision, TIMED_OUT, TOO_OLD_RECORDED, TOO_OLD_SENT,
+    ConsumerJournal, ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, PLAIN_PEER_UNANSWERED, PROVIDER_GONE,
+    PROVIDER_GONE_BEFORE_SEND, PROVIDER_NOT_DURABLE, ProviderStatus, Recovery, Settled, Start, StartError,
+    StatusDecision, TIMED_OUT, TOO_OLD_RECORDED, TOO_OLD_SENT,
 };
 pub use entry::{
-    AckState, CallPhase, ConsumerEntry, EntryError, ProviderEntry, ProviderMeta, ProviderWindow,
-    RecordState,
+    AckState, CallPhase, ConsumerEntry, EntryError, ProviderEntry, ProviderMeta, ProviderWindow, RecordState,
 };
-pub use outcome::{
-    CallOutcome, OutcomeStatus, STOPPED_MESSAGE, TRUNCATED_WRAPPER_CHARS, ToolOutcome, cap_result,
-};
+pub use outcome::{CallOutcome, OutcomeStatus, STOPPED_MESSAGE, TRUNCATED_WRAPPER_CHARS, ToolOutcome, cap_result};
 pub use owner::{MAX_SLOT_CHARS, MAX_TAB_ID_CHARS, Owner, OwnerError};
 pub use provider::{
-    BAD_ORIGIN_MESSAGE, CANCELLED_MESSAGE, CANNOT_RECORD_MESSAGE, CancelDecision,
-    DELIVERED_MESSAGE, EXPIRED_MESSAGE, ExecuteDecision, INTERRUPTED_MESSAGE, OTHER_PAGE_MESSAGE,
-    ProviderJournal, StatusAnswer,
+    BAD_ORIGIN_MESSAGE, CANCELLED_MESSAGE, CANNOT_RECORD_MESSAGE, CancelDecision, DELIVERED_MESSAGE, EXPIRED_MESSAGE,
+    ExecuteDecision, INTERRUPTED_MESSAGE, OTHER_PAGE_MESSAGE, ProviderJournal, RESEND_UNPROVEN_MESSAGE, StatusAnswer,
 };
 pub use store::{JournalStore, MemoryStore, StoreError};
 pub use warning::JournalWarning;

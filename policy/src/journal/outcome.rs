@@ -22,9 +22,7 @@ impl ToolOutcome {
     /// name, status and retryAfter.
     pub fn capped(self, result_cap_chars: usize) -> Self {
         match self {
-            Self::Completed { result } => Self::Completed {
-                result: cap_result(result, result_cap_chars),
-            },
+            Self::Completed { result } => Self::Completed { result: cap_result(result, result_cap_chars) },
             Self::Failed(error) => Self::Failed(sanitize_error(error)),
         }
     }
@@ -109,9 +107,7 @@ impl CallOutcome {
         match outcome {
             ToolOutcome::Completed { result } => Self::Completed { result },
             ToolOutcome::Failed(error) if error.kind == ErrorKind::Interrupted => {
-                Self::Interrupted {
-                    message: error.message,
-                }
+                Self::Interrupted { message: error.message }
             }
             ToolOutcome::Failed(error) => Self::Failed(error),
         }
@@ -120,14 +116,10 @@ impl CallOutcome {
     /// The same outcome within the journal's bounds (see [`ToolOutcome::capped`]).
     pub(crate) fn capped(self, result_cap_chars: usize) -> Self {
         match self {
-            Self::Completed { result } => Self::Completed {
-                result: cap_result(result, result_cap_chars),
-            },
+            Self::Completed { result } => Self::Completed { result: cap_result(result, result_cap_chars) },
             Self::Failed(error) => Self::Failed(sanitize_error(error)),
             Self::Stopped => Self::Stopped,
-            Self::Interrupted { message } => Self::Interrupted {
-                message: cap_error_message(&message),
-            },
+            Self::Interrupted { message } => Self::Interrupted { message: cap_error_message(&message) },
         }
     }
 }
@@ -173,8 +165,6 @@ pub(crate) fn sanitize_error(error: ToolError) -> ToolError {
         message: cap_error_message(&error.message),
         name: error.name.and_then(standard_error_name),
         status: error.status.filter(|s| (100..=599).contains(s)),
-        retry_after: error
-            .retry_after
-            .and_then(|r| RetryAfter::from_json(&r.to_json())),
+        retry_after: error.retry_after.and_then(|r| RetryAfter::from_json(&r.to_json())),
     }
 }

@@ -14,14 +14,10 @@ pub const MAX_SLOT_CHARS: usize = 256;
 #[non_exhaustive]
 pub enum OwnerError {
     /// The tab id is empty, too long, or holds a character other than letters, digits, `_` and `-`.
-    #[error(
-        "tab id {0:?} is not 1 to 64 characters of letters, digits, _ and -: make it from random bytes"
-    )]
+    #[error("tab id {0:?} is not 1 to 64 characters of letters, digits, _ and -: make it from random bytes")]
     BadTab(String),
     /// The slot is empty, too long, or holds a character other than letters, digits, `/`, `_`, `.` and `-`.
-    #[error(
-        "frame slot {0:?} is not 1 to 256 characters of letters, digits, / _ . and - (such as \"top/1/0\")"
-    )]
+    #[error("frame slot {0:?} is not 1 to 256 characters of letters, digits, / _ . and - (such as \"top/1/0\")")]
     BadSlot(String),
 }
 
@@ -37,14 +33,10 @@ impl Owner {
     /// Checks both parts and makes an owner.
     pub fn new(tab: impl Into<String>, slot: impl Into<String>) -> Result<Self, OwnerError> {
         let (tab, slot) = (tab.into(), slot.into());
-        if !is_token(&tab, MAX_TAB_ID_CHARS, |b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')
-        }) {
+        if !is_token(&tab, MAX_TAB_ID_CHARS, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')) {
             return Err(OwnerError::BadTab(tab));
         }
-        if !is_token(&slot, MAX_SLOT_CHARS, |b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'/' | b'_' | b'.' | b'-')
-        }) {
+        if !is_token(&slot, MAX_SLOT_CHARS, |b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'_' | b'.' | b'-')) {
             return Err(OwnerError::BadSlot(slot));
         }
         Ok(Self { tab, slot })

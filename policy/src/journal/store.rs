@@ -51,10 +51,7 @@ impl MemoryStore {
 
     /// An empty store that stands for `sessionStorage` (`is_durable()` is true).
     pub fn durable() -> Self {
-        Self {
-            durable: true,
-            ..Self::default()
-        }
+        Self { durable: true, ..Self::default() }
     }
 
     /// Limits the store to `bytes` bytes of keys and values, after which `put` fails with [`StoreError::Full`].

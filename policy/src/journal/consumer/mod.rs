@@ -5,16 +5,14 @@ mod types;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use types::{
-    ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, PLAIN_PEER_UNANSWERED, PROVIDER_GONE,
-    PROVIDER_GONE_BEFORE_SEND, PROVIDER_NOT_DURABLE, ProviderStatus, Recovery, Settled, Start,
-    StartError, StatusDecision, TIMED_OUT, TOO_OLD_RECORDED, TOO_OLD_SENT,
+    ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, PLAIN_PEER_UNANSWERED, PROVIDER_GONE, PROVIDER_GONE_BEFORE_SEND,
+    PROVIDER_NOT_DURABLE, ProviderStatus, Recovery, Settled, Start, StartError, StatusDecision, TIMED_OUT,
+    TOO_OLD_RECORDED, TOO_OLD_SENT,
 };
 
 use super::config::JournalConfig;
 use super::entry::consumer::{check_call_id, consumer_key};
-use super::entry::{
-    AckState, CONSUMER_PREFIX, CallPhase, ConsumerEntry, EntryError, ProviderWindow, is_json,
-};
+use super::entry::{AckState, CONSUMER_PREFIX, CallPhase, ConsumerEntry, EntryError, ProviderWindow, is_json};
 use super::outcome::{CallOutcome, ToolOutcome};
 use super::owner::Owner;
 use super::store::{JournalStore, StoreError};
@@ -28,8 +26,9 @@ struct Call {
     entry: ConsumerEntry,
     /// Loaded by `open`: an earlier page started it.
     recovered: bool,
-    /// This page already re-sent it after a status answer.
-    resent: bool,
+    /// This page posted it (first send, or a re-send after a status answer). A status answer may predate a post
+    /// of this page, so "unknown" re-sends only a call that no post of this page can still be delivering.
+    posted_here: bool,
 }
 
 /// The consumer journal of one page (docs/once-only.md §1, §2, §4, §7, §8).
@@ -48,13 +47,18 @@ pub struct ConsumerJournal<S> {
     by_call_id: BTreeMap<String, RequestId>,
     settled_order: BTreeSet<(u64, RequestId)>,
     unsettled_order: BTreeSet<(u64, RequestId)>,
+    /// Keys of entries of another tab id, inherited when this tab was copied from it: never resumed, dropped
+    /// when the store is full.
+    orphans: Vec<String>,
     warnings: Vec<JournalWarning>,
 }
 
 impl<S: JournalStore> ConsumerJournal<S> {
     /// Loads the journal of `owner` from `store` and decides what becomes of the calls an earlier page left.
     ///
-    /// Entries of other owners are left alone and stay invisible. Entries that do not decode are removed, and
+    /// Entries of other owners stay invisible and are never resumed. Those of another frame of this tab are left
+    /// alone; those of another tab id (inherited by a copied tab) are removed once older than this journal would
+    /// keep its own, or when the store is full. Entries that do not decode are removed, and
     /// entries of another format version are left alone; both are reported by [`Self::take_warnings`]. Own calls:
     /// recorded → [`Recovery::Send`]; sent to a bridge provider → [`Recovery::AskStatus`]; sent to a plain peer →
     /// settled as interrupted ([`Recovery::Settled`]); unsettled for longer than `unsettled_call_max_age_ms` →
@@ -69,29 +73,42 @@ impl<S: JournalStore> ConsumerJournal<S> {
             by_call_id: BTreeMap::new(),
             settled_order: BTreeSet::new(),
             unsettled_order: BTreeSet::new(),
+            orphans: Vec::new(),
             warnings: Vec::new(),
         };
-        journal.load();
+        journal.load(now);
         let recoveries = journal.recover(now);
         (journal, recoveries)
     }
 
-    fn load(&mut self) {
+    fn load(&mut self, now: u64) {
         for (key, value) in self.store.entries(CONSUMER_PREFIX) {
             match ConsumerEntry::decode(&value) {
                 Err(EntryError::OtherVersion { found }) => {
-                    self.warnings
-                        .push(JournalWarning::OtherVersion { key, found });
+                    self.warnings.push(JournalWarning::OtherVersion { key, found });
                 }
                 Err(error) => self.discard(key, error),
+                Ok(entry) if entry.owner.tab() != self.owner.tab() => {
+                    if self.is_past_limits(&entry, now) {
+                        self.store.remove(&key);
+                    } else {
+                        self.orphans.push(key);
+                    }
+                }
                 Ok(entry) if entry.owner != self.owner => {}
                 Ok(entry) if entry.key() != key => self.discard(key, EntryError::KeyMismatch),
-                Ok(entry) => self.insert(Call {
-                    entry,
-                    recovered: true,
-                    resent: false,
-                }),
+                Ok(entry) => self.insert(Call { entry, recovered: true, posted_here: false }),
             }
+        }
+    }
+
+    /// Whether an entry of another tab is older than this journal would keep one of its own.
+    fn is_past_limits(&self, entry: &ConsumerEntry, now: u64) -> bool {
+        match &entry.phase {
+            CallPhase::Settled { settled_at, .. } => {
+                now.saturating_sub(*settled_at) > self.config.settled_call_max_age_ms
+            }
+            _ => now.saturating_sub(entry.created_at) > self.config.unsettled_call_max_age_ms,
         }
     }
 
@@ -102,44 +119,30 @@ impl<S: JournalStore> ConsumerJournal<S> {
 
     fn recover(&mut self, now: u64) -> Vec<Recovery> {
         let mut recoveries = Vec::new();
-        let unsettled: Vec<RequestId> = self
-            .unsettled_order
-            .iter()
-            .map(|(_, wire)| wire.clone())
-            .collect();
+        let unsettled: Vec<RequestId> = self.unsettled_order.iter().map(|(_, wire)| wire.clone()).collect();
         for wire in unsettled {
             let Some(call) = self.calls.get(&wire) else {
                 continue;
             };
             let entry = &call.entry;
-            let too_old =
-                now.saturating_sub(entry.created_at) > self.config.unsettled_call_max_age_ms;
+            let too_old = now.saturating_sub(entry.created_at) > self.config.unsettled_call_max_age_ms;
             let settle_as = match (&entry.phase, too_old) {
                 (CallPhase::Recorded, true) => Some(TOO_OLD_RECORDED),
                 (CallPhase::Sent { .. }, true) => Some(TOO_OLD_SENT),
-                (CallPhase::Sent { .. }, false) if !entry.provider.bridge => {
-                    Some(PLAIN_PEER_UNANSWERED)
-                }
+                (CallPhase::Sent { .. }, false) if !entry.provider.bridge => Some(PLAIN_PEER_UNANSWERED),
                 (CallPhase::Recorded, false) => {
-                    recoveries.push(Recovery::Send(request_of(entry)));
+                    recoveries.push(Recovery::Send(request_of(entry, false)));
                     None
                 }
                 (CallPhase::Sent { .. }, false) => {
-                    recoveries.push(Recovery::AskStatus {
-                        wire_id: wire.clone(),
-                        provider: entry.provider.clone(),
-                    });
+                    recoveries.push(Recovery::AskStatus { wire_id: wire.clone(), provider: entry.provider.clone() });
                     None
                 }
                 (CallPhase::Settled { .. }, _) => None,
             };
             if let Some(message) = settle_as {
-                let outcome = CallOutcome::Interrupted {
-                    message: message.to_owned(),
-                };
-                if let Some(settled) =
-                    self.settle(&wire, outcome, AckState::NotNeeded, Followup::Nothing, now)
-                {
+                let outcome = CallOutcome::Interrupted { message: message.to_owned() };
+                if let Some(settled) = self.settle(&wire, outcome, AckState::NotNeeded, Followup::Nothing, now) {
                     recoveries.push(Recovery::Settled(settled));
                 }
             }
@@ -155,23 +158,15 @@ impl<S: JournalStore> ConsumerJournal<S> {
         let mut by_window: BTreeMap<&ProviderWindow, Vec<RequestId>> = BTreeMap::new();
         for (_, wire) in &self.settled_order {
             if let Some(call) = self.calls.get(wire)
-                && let CallPhase::Settled {
-                    ack: AckState::Due, ..
-                } = call.entry.phase
+                && let CallPhase::Settled { ack: AckState::Due, .. } = call.entry.phase
             {
-                by_window
-                    .entry(&call.entry.provider)
-                    .or_default()
-                    .push(wire.clone());
+                by_window.entry(&call.entry.provider).or_default().push(wire.clone());
             }
         }
         let mut acks = Vec::new();
         for (provider, wires) in by_window {
             for batch in wires.chunks(MAX_ACK_BATCH) {
-                acks.push(Recovery::Ack {
-                    provider: provider.clone(),
-                    wire_ids: batch.to_vec(),
-                });
+                acks.push(Recovery::Ack { provider: provider.clone(), wire_ids: batch.to_vec() });
             }
         }
         acks
@@ -184,33 +179,19 @@ impl<S: JournalStore> ConsumerJournal<S> {
     /// `unsettled_calls_max` unsettled calls; the wire id is already recorded; the `callId`, the window or the
     /// arguments cannot be stored (a `callId` has 1 to 256 characters, the arguments are JSON text).
     pub fn start(&mut self, call: NewCall, now: u64) -> Result<Start, StartError> {
-        let NewCall {
-            call_id,
-            wire_id,
-            tool,
-            provider,
-            args,
-        } = call;
+        let NewCall { call_id, wire_id, tool, provider, args } = call;
         if let Some(call_id) = &call_id {
             check_call_id(call_id).map_err(|e| StartError::Invalid(e.to_string()))?;
         }
-        provider
-            .check()
-            .map_err(|e| StartError::Invalid(e.to_string()))?;
+        provider.check().map_err(|e| StartError::Invalid(e.to_string()))?;
         if !is_json(&args) {
-            return Err(StartError::Invalid(
-                "the arguments are not JSON text".to_owned(),
-            ));
+            return Err(StartError::Invalid("the arguments are not JSON text".to_owned()));
         }
         if self.calls.contains_key(&wire_id) {
             return Err(StartError::WireIdInUse(wire_id));
         }
         let call_id = call_id.unwrap_or_else(|| wire_id.as_str().to_owned());
-        if let Some(first) = self
-            .by_call_id
-            .get(&call_id)
-            .and_then(|wire| self.calls.get(wire))
-        {
+        if let Some(first) = self.by_call_id.get(&call_id).and_then(|wire| self.calls.get(wire)) {
             let first = &first.entry;
             if first.tool != tool
                 || first.provider.origin != provider.origin
@@ -224,19 +205,14 @@ impl<S: JournalStore> ConsumerJournal<S> {
                 });
             }
             return Ok(match &first.phase {
-                CallPhase::Settled { outcome, .. } => Start::Replay {
-                    wire_id: first.wire_id.clone(),
-                    outcome: outcome.clone(),
-                },
-                _ => Start::Join {
-                    wire_id: first.wire_id.clone(),
-                },
+                CallPhase::Settled { outcome, .. } => {
+                    Start::Replay { wire_id: first.wire_id.clone(), outcome: outcome.clone() }
+                }
+                _ => Start::Join { wire_id: first.wire_id.clone() },
             });
         }
         if self.unsettled_order.len() >= self.config.unsettled_calls_max {
-            return Err(StartError::TooManyUnsettled {
-                limit: self.config.unsettled_calls_max,
-            });
+            return Err(StartError::TooManyUnsettled { limit: self.config.unsettled_calls_max });
         }
         let entry = ConsumerEntry {
             owner: self.owner.clone(),
@@ -248,11 +224,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
             created_at: now,
             phase: CallPhase::Recorded,
         };
-        self.insert(Call {
-            entry,
-            recovered: false,
-            resent: false,
-        });
+        self.insert(Call { entry, recovered: false, posted_here: false });
         self.save(&wire_id);
         self.prune_settled(now);
         Ok(Start::New)
@@ -269,6 +241,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
             return false;
         }
         call.entry.phase = CallPhase::Sent { sent_at: now };
+        call.posted_here = true;
         self.save(wire_id);
         true
     }
@@ -278,12 +251,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
     ///
     /// An error of kind `interrupted` settles the call as interrupted. A result that is not JSON text is kept as
     /// a JSON string; one longer than `result_cap_chars` is kept truncated (the returned `Settled` has it whole).
-    pub fn on_response(
-        &mut self,
-        wire_id: &RequestId,
-        outcome: ToolOutcome,
-        now: u64,
-    ) -> Option<Settled> {
+    pub fn on_response(&mut self, wire_id: &RequestId, outcome: ToolOutcome, now: u64) -> Option<Settled> {
         let call = self.calls.get(wire_id)?;
         if !matches!(call.entry.phase, CallPhase::Sent { .. }) {
             return None;
@@ -294,9 +262,9 @@ impl<S: JournalStore> ConsumerJournal<S> {
             (AckState::NotNeeded, Followup::Nothing)
         };
         let outcome = match outcome {
-            ToolOutcome::Completed { result } if !is_json(&result) => ToolOutcome::Completed {
-                result: serde_json::Value::String(result).to_string(),
-            },
+            ToolOutcome::Completed { result } if !is_json(&result) => {
+                ToolOutcome::Completed { result: serde_json::Value::String(result).to_string() }
+            }
             outcome => outcome,
         };
         let outcome = CallOutcome::from_response(outcome);
@@ -313,45 +281,34 @@ impl<S: JournalStore> ConsumerJournal<S> {
 
     /// A status answer came for a sent call (§2).
     ///
-    /// Running → [`StatusDecision::Wait`]. Unknown and durable → [`StatusDecision::Resend`], once per call in
-    /// this page, unless the call is older than `unsettled_call_max_age_ms` (then it settles as interrupted: the
-    /// provider may have forgotten it). Unknown and not durable → settled as interrupted.
-    pub fn on_status(
-        &mut self,
-        wire_id: &RequestId,
-        status: ProviderStatus,
-        now: u64,
-    ) -> StatusDecision {
+    /// Running → [`StatusDecision::Wait`]. Unknown and not durable → settled as interrupted. Unknown and durable →
+    /// [`StatusDecision::Resend`] for a call that an earlier page posted and this page has not (yet) posted:
+    /// then every earlier post was lost, since a page receives messages in the order they were posted. A call
+    /// this page posted gets [`StatusDecision::Wait`] instead, since the answer may predate the post (a lost post
+    /// of this page is reported by `WEBMCP_GOING_AWAY`). A call older than `unsettled_call_max_age_ms` is never
+    /// re-sent: it settles as interrupted (the provider may have forgotten it).
+    pub fn on_status(&mut self, wire_id: &RequestId, status: ProviderStatus, now: u64) -> StatusDecision {
         let Some(call) = self.calls.get_mut(wire_id) else {
             return StatusDecision::Ignored;
         };
         if !matches!(call.entry.phase, CallPhase::Sent { .. }) {
             return StatusDecision::Ignored;
         }
-        let too_old =
-            now.saturating_sub(call.entry.created_at) > self.config.unsettled_call_max_age_ms;
+        let too_old = now.saturating_sub(call.entry.created_at) > self.config.unsettled_call_max_age_ms;
         let message = match status {
             ProviderStatus::Running => return StatusDecision::Wait,
             ProviderStatus::Unknown { durable: false } => PROVIDER_NOT_DURABLE,
             ProviderStatus::Unknown { durable: true } if too_old => TOO_OLD_SENT,
-            ProviderStatus::Unknown { durable: true } if call.resent => {
+            ProviderStatus::Unknown { durable: true } if call.posted_here => {
                 return StatusDecision::Wait;
             }
             ProviderStatus::Unknown { durable: true } => {
-                call.resent = true;
-                return StatusDecision::Resend(request_of(&call.entry));
+                call.posted_here = true;
+                return StatusDecision::Resend(request_of(&call.entry, true));
             }
         };
-        let outcome = CallOutcome::Interrupted {
-            message: message.to_owned(),
-        };
-        match self.settle(
-            wire_id,
-            outcome,
-            AckState::NotNeeded,
-            Followup::Nothing,
-            now,
-        ) {
+        let outcome = CallOutcome::Interrupted { message: message.to_owned() };
+        match self.settle(wire_id, outcome, AckState::NotNeeded, Followup::Nothing, now) {
             Some(settled) => StatusDecision::Settled(settled),
             None => StatusDecision::Ignored,
         }
@@ -361,13 +318,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
     /// ([`Followup::Cancel`] when the call was sent to a bridge provider). `None` when it was not in flight.
     pub fn stop(&mut self, wire_id: &RequestId, now: u64) -> Option<Settled> {
         let followup = self.cancel_followup(wire_id)?;
-        self.settle(
-            wire_id,
-            CallOutcome::Stopped,
-            AckState::NotNeeded,
-            followup,
-            now,
-        )
+        self.settle(wire_id, CallOutcome::Stopped, AckState::NotNeeded, followup, now)
     }
 
     /// The caller's time limit passed: settles the call as failed (`timeout`), with [`Followup::Cancel`] when it
@@ -386,16 +337,8 @@ impl<S: JournalStore> ConsumerJournal<S> {
             CallPhase::Sent { .. } => PROVIDER_GONE,
             CallPhase::Settled { .. } => return None,
         };
-        let outcome = CallOutcome::Interrupted {
-            message: message.to_owned(),
-        };
-        self.settle(
-            wire_id,
-            outcome,
-            AckState::NotNeeded,
-            Followup::Nothing,
-            now,
-        )
+        let outcome = CallOutcome::Interrupted { message: message.to_owned() };
+        self.settle(wire_id, outcome, AckState::NotNeeded, Followup::Nothing, now)
     }
 
     fn cancel_followup(&self, wire_id: &RequestId) -> Option<Followup> {
@@ -412,10 +355,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
     pub fn mark_acked(&mut self, wire_ids: &[RequestId]) {
         for wire_id in wire_ids {
             if let Some(call) = self.calls.get_mut(wire_id)
-                && let CallPhase::Settled {
-                    ack: ack @ AckState::Due,
-                    ..
-                } = &mut call.entry.phase
+                && let CallPhase::Settled { ack: ack @ AckState::Due, .. } = &mut call.entry.phase
             {
                 *ack = AckState::Sent;
                 self.save(wire_id);
@@ -425,10 +365,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
 
     /// The own call recorded under `call_id`, if the journal still holds it.
     pub fn lookup_call_id(&self, call_id: &str) -> Option<&ConsumerEntry> {
-        self.by_call_id
-            .get(call_id)
-            .and_then(|wire| self.calls.get(wire))
-            .map(|call| &call.entry)
+        self.by_call_id.get(call_id).and_then(|wire| self.calls.get(wire)).map(|call| &call.entry)
     }
 
     /// The own call of `wire_id`, if the journal still holds it.
@@ -438,10 +375,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
 
     /// The calls not yet settled, oldest first.
     pub fn pending(&self) -> impl Iterator<Item = &ConsumerEntry> {
-        self.unsettled_order
-            .iter()
-            .filter_map(|(_, wire)| self.calls.get(wire))
-            .map(|call| &call.entry)
+        self.unsettled_order.iter().filter_map(|(_, wire)| self.calls.get(wire)).map(|call| &call.entry)
     }
 
     /// Applies the limits of §8: unsettled calls older than `unsettled_call_max_age_ms` settle as interrupted
@@ -463,16 +397,8 @@ impl<S: JournalStore> ConsumerJournal<S> {
             .collect();
         let mut settled = Vec::new();
         for (wire, message) in old {
-            let outcome = CallOutcome::Interrupted {
-                message: message.to_owned(),
-            };
-            settled.extend(self.settle(
-                &wire,
-                outcome,
-                AckState::NotNeeded,
-                Followup::Nothing,
-                now,
-            ));
+            let outcome = CallOutcome::Interrupted { message: message.to_owned() };
+            settled.extend(self.settle(&wire, outcome, AckState::NotNeeded, Followup::Nothing, now));
         }
         self.prune_settled(now);
         settled
@@ -512,21 +438,11 @@ impl<S: JournalStore> ConsumerJournal<S> {
         let entry = &call.entry;
         let wire = entry.wire_id.clone();
         match &entry.phase {
-            CallPhase::Settled { settled_at, .. } => {
-                self.settled_order.insert((*settled_at, wire.clone()))
-            }
-            _ => self
-                .unsettled_order
-                .insert((entry.created_at, wire.clone())),
+            CallPhase::Settled { settled_at, .. } => self.settled_order.insert((*settled_at, wire.clone())),
+            _ => self.unsettled_order.insert((entry.created_at, wire.clone())),
         };
-        let newer = match self
-            .by_call_id
-            .get(&entry.call_id)
-            .and_then(|w| self.calls.get(w))
-        {
-            Some(other) => {
-                (entry.created_at, &entry.wire_id) > (other.entry.created_at, &other.entry.wire_id)
-            }
+        let newer = match self.by_call_id.get(&entry.call_id).and_then(|w| self.calls.get(w)) {
+            Some(other) => (entry.created_at, &entry.wire_id) > (other.entry.created_at, &other.entry.wire_id),
             None => true,
         };
         if newer {
@@ -541,12 +457,8 @@ impl<S: JournalStore> ConsumerJournal<S> {
         };
         let entry = &call.entry;
         match &entry.phase {
-            CallPhase::Settled { settled_at, .. } => {
-                self.settled_order.remove(&(*settled_at, wire_id.clone()))
-            }
-            _ => self
-                .unsettled_order
-                .remove(&(entry.created_at, wire_id.clone())),
+            CallPhase::Settled { settled_at, .. } => self.settled_order.remove(&(*settled_at, wire_id.clone())),
+            _ => self.unsettled_order.remove(&(entry.created_at, wire_id.clone())),
         };
         if self.by_call_id.get(&entry.call_id) == Some(wire_id) {
             self.by_call_id.remove(&entry.call_id);
@@ -575,12 +487,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
         };
         let outcome = outcome.capped(cap);
         let entry = &mut call.entry;
-        entry.phase = CallPhase::Settled {
-            sent_at,
-            settled_at: now,
-            outcome: outcome.clone(),
-            ack,
-        };
+        entry.phase = CallPhase::Settled { sent_at, settled_at: now, outcome: outcome.clone(), ack };
         entry.args = String::new();
         let settled = Settled {
             call_id: entry.call_id.clone(),
@@ -592,8 +499,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
             recovered: call.recovered,
             followup,
         };
-        self.unsettled_order
-            .remove(&(call.entry.created_at, wire_id.clone()));
+        self.unsettled_order.remove(&(call.entry.created_at, wire_id.clone()));
         self.settled_order.insert((now, wire_id.clone()));
         self.save(wire_id);
         self.prune_settled(now);
@@ -611,8 +517,8 @@ impl<S: JournalStore> ConsumerJournal<S> {
         }
     }
 
-    /// Writes the entry of `wire_id`. On a full store: drops the older half of the settled calls and retries
-    /// once; if that fails too, the journal stops writing (see the type's documentation).
+    /// Writes the entry of `wire_id`. On a full store: drops the entries inherited from another tab and the
+    /// older half of the settled calls, and retries once; if that fails too, the journal stops writing (see the type's documentation).
     fn save(&mut self, wire_id: &RequestId) {
         if !self.writing {
             return;
@@ -624,6 +530,9 @@ impl<S: JournalStore> ConsumerJournal<S> {
         let error = match self.store.put(&key, &value) {
             Ok(()) => return,
             Err(StoreError::Full) => {
+                for orphan in std::mem::take(&mut self.orphans) {
+                    self.store.remove(&orphan);
+                }
                 self.drop_older_settled_half(wire_id);
                 match self.store.put(&key, &value) {
                     Ok(()) => return,
@@ -637,13 +546,8 @@ impl<S: JournalStore> ConsumerJournal<S> {
 
     fn drop_older_settled_half(&mut self, keep: &RequestId) {
         let count = self.settled_order.len().div_ceil(2);
-        let older: Vec<RequestId> = self
-            .settled_order
-            .iter()
-            .map(|(_, wire)| wire.clone())
-            .filter(|wire| wire != keep)
-            .take(count)
-            .collect();
+        let older: Vec<RequestId> =
+            self.settled_order.iter().map(|(_, wire)| wire.clone()).filter(|wire| wire != keep).take(count).collect();
         for wire in older {
             self.remove(&wire);
         }
@@ -656,16 +560,16 @@ impl<S: JournalStore> ConsumerJournal<S> {
             self.store.remove(&consumer_key(wire));
         }
         self.writing = false;
-        self.warnings
-            .push(JournalWarning::StorageLost { error, noted: true });
+        self.warnings.push(JournalWarning::StorageLost { error, noted: true });
     }
 }
 
-fn request_of(entry: &ConsumerEntry) -> ExecuteRequest {
+fn request_of(entry: &ConsumerEntry, resend: bool) -> ExecuteRequest {
     ExecuteRequest {
         wire_id: entry.wire_id.clone(),
         tool: entry.tool.clone(),
         provider: entry.provider.clone(),
         args: entry.args.clone(),
+        resend,
     }
 }

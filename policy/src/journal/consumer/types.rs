@@ -13,10 +13,10 @@ pub const MAX_ACK_BATCH: usize = 512;
 pub const PLAIN_PEER_UNANSWERED: &str = "the page reloaded while this call was in flight, and the provider (a plain \
      WebMCP page) cannot say whether it ran: it may or may not have taken effect";
 /// Interrupted: the provider page went away after the call was sent.
-pub const PROVIDER_GONE: &str = "the provider page went away while this call was in flight: it may or may not have taken effect";
+pub const PROVIDER_GONE: &str =
+    "the provider page went away while this call was in flight: it may or may not have taken effect";
 /// Interrupted: the provider page went away before the call was sent.
-pub const PROVIDER_GONE_BEFORE_SEND: &str =
-    "the provider page went away before this call was sent: it did not run";
+pub const PROVIDER_GONE_BEFORE_SEND: &str = "the provider page went away before this call was sent: it did not run";
 /// Interrupted: the provider cannot prove that it never received the call.
 pub const PROVIDER_NOT_DURABLE: &str = "the provider has no record of this call, but its journal does not survive its \
      reloads, so it may have run before one: it may or may not have taken effect";
@@ -24,10 +24,10 @@ pub const PROVIDER_NOT_DURABLE: &str = "the provider has no record of this call,
 pub const TOO_OLD_SENT: &str = "this call stayed unanswered for longer than the journal keeps calls: it may or may \
      not have taken effect, and it will not be sent again";
 /// Interrupted: a recorded call was never sent, and is older than journals keep calls.
-pub const TOO_OLD_RECORDED: &str = "this call was never sent and is older than the journal keeps calls: it did not run, and it will not be sent";
+pub const TOO_OLD_RECORDED: &str =
+    "this call was never sent and is older than the journal keeps calls: it did not run, and it will not be sent";
 /// Failed (`timeout`): the caller's time limit passed.
-pub const TIMED_OUT: &str =
-    "no answer came within the call's time limit; the provider was asked to stop it";
+pub const TIMED_OUT: &str = "no answer came within the call's time limit; the provider was asked to stop it";
 
 /// A call the page wants to make.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,9 +83,7 @@ pub enum StartError {
         first_locator: String,
     },
     /// Too many calls of this page are unsettled.
-    #[error(
-        "{limit} calls of this page are still unsettled: wait for some to settle before making more"
-    )]
+    #[error("{limit} calls of this page are still unsettled: wait for some to settle before making more")]
     TooManyUnsettled {
         /// The limit (`unsettled_calls_max`).
         limit: usize,
@@ -109,6 +107,9 @@ pub struct ExecuteRequest {
     pub provider: ProviderWindow,
     /// The `args`, as JSON text.
     pub args: String,
+    /// A re-send after the provider said it never received the call: the bridge adds `"resend": 1`, and the
+    /// provider passes it to [`ProviderJournal::on_resend`](crate::journal::ProviderJournal::on_resend).
+    pub resend: bool,
 }
 
 /// What the bridge sends to the provider after a call settles.

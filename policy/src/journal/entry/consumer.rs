@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    CONSUMER_PREFIX, ENTRY_VERSION, EntryError, StoredError, StoredOwner, decode_versioned, encode,
-    is_json, is_origin_text,
+    CONSUMER_PREFIX, ENTRY_VERSION, EntryError, StoredError, StoredOwner, decode_versioned, encode, is_json,
+    is_origin_text,
 };
 use crate::ids::{RequestId, ToolName};
 use crate::journal::outcome::CallOutcome;
@@ -33,26 +33,16 @@ pub struct ProviderWindow {
 impl ProviderWindow {
     /// A provider window.
     pub fn new(origin: impl Into<String>, locator: impl Into<String>, bridge: bool) -> Self {
-        Self {
-            origin: origin.into(),
-            locator: locator.into(),
-            bridge,
-        }
+        Self { origin: origin.into(), locator: locator.into(), bridge }
     }
 
     /// Checks the origin and the locator against the rules of the stored form.
     pub(crate) fn check(&self) -> Result<(), EntryError> {
         if !is_origin_text(&self.origin) {
-            return Err(EntryError::field(
-                "p",
-                format!("origin {:?} is not a serialized origin", self.origin),
-            ));
+            return Err(EntryError::field("p", format!("origin {:?} is not a serialized origin", self.origin)));
         }
         if self.locator.len() > MAX_LOCATOR_BYTES || self.locator.chars().any(char::is_control) {
-            return Err(EntryError::field(
-                "p",
-                "the locator is longer than 2048 bytes or holds a control character",
-            ));
+            return Err(EntryError::field("p", "the locator is longer than 2048 bytes or holds a control character"));
         }
         Ok(())
     }
@@ -110,10 +100,7 @@ pub struct ConsumerEntry {
 /// Checks a `callId`: 1 to [`MAX_CALL_ID_CHARS`] characters.
 pub(crate) fn check_call_id(call_id: &str) -> Result<(), EntryError> {
     if call_id.is_empty() || call_id.chars().count() > MAX_CALL_ID_CHARS {
-        return Err(EntryError::field(
-            "k",
-            format!("a callId has 1 to {MAX_CALL_ID_CHARS} characters"),
-        ));
+        return Err(EntryError::field("k", format!("a callId has 1 to {MAX_CALL_ID_CHARS} characters")));
     }
     Ok(())
 }
@@ -169,18 +156,9 @@ impl ConsumerEntry {
         let (state, sent_at, settled_at, outcome, ack) = match &self.phase {
             CallPhase::Recorded => ("recorded", None, None, None, None),
             CallPhase::Sent { sent_at } => ("sent", Some(*sent_at), None, None, None),
-            CallPhase::Settled {
-                sent_at,
-                settled_at,
-                outcome,
-                ack,
-            } => (
-                "settled",
-                *sent_at,
-                Some(*settled_at),
-                Some(StoredOutcome::of(outcome)),
-                Some(ack_name(*ack)),
-            ),
+            CallPhase::Settled { sent_at, settled_at, outcome, ack } => {
+                ("settled", *sent_at, Some(*settled_at), Some(StoredOutcome::of(outcome)), Some(ack_name(*ack)))
+            }
         };
         encode(&StoredCall {
             v: ENTRY_VERSION,
@@ -207,19 +185,14 @@ impl ConsumerEntry {
     pub fn decode(text: &str) -> Result<Self, EntryError> {
         let stored: StoredCall<'_> = decode_versioned(text)?;
         let owner = stored.o.check()?;
-        let wire_id =
-            RequestId::new(stored.w.as_ref()).map_err(|e| EntryError::field("w", e.to_string()))?;
+        let wire_id = RequestId::new(stored.w.as_ref()).map_err(|e| EntryError::field("w", e.to_string()))?;
         check_call_id(&stored.k)?;
-        let tool =
-            ToolName::new(stored.n.as_ref()).map_err(|e| EntryError::field("n", e.to_string()))?;
+        let tool = ToolName::new(stored.n.as_ref()).map_err(|e| EntryError::field("n", e.to_string()))?;
         let provider = ProviderWindow::new(stored.p.o, stored.p.l, stored.p.b);
         provider.check()?;
         let c = stored.c;
         let after_creation = |field: &'static str, at: Option<u64>| match at {
-            Some(at) if at < c => Err(EntryError::field(
-                field,
-                "earlier than the call was recorded",
-            )),
+            Some(at) if at < c => Err(EntryError::field(field, "earlier than the call was recorded")),
             _ => Ok(at),
         };
         let sent_at = after_creation("ts", stored.ts)?;
@@ -231,18 +204,10 @@ impl ConsumerEntry {
                 if sent_at.is_some_and(|s| s > settled_at) {
                     return Err(EntryError::field("ts", "later than the call settled"));
                 }
-                CallPhase::Settled {
-                    sent_at,
-                    settled_at,
-                    outcome: outcome.check()?,
-                    ack: parse_ack(&ack)?,
-                }
+                CallPhase::Settled { sent_at, settled_at, outcome: outcome.check()?, ack: parse_ack(&ack)? }
             }
             (state, ..) => {
-                return Err(EntryError::field(
-                    "s",
-                    format!("state {state:?} does not fit the fields present"),
-                ));
+                return Err(EntryError::field("s", format!("state {state:?} does not fit the fields present")));
             }
         };
         let args = stored.a.into_owned();
@@ -255,16 +220,7 @@ impl ConsumerEntry {
             }
             _ => {}
         }
-        Ok(Self {
-            owner,
-            wire_id,
-            call_id: stored.k.into_owned(),
-            tool,
-            provider,
-            args,
-            created_at: c,
-            phase,
-        })
+        Ok(Self { owner, wire_id, call_id: stored.k.into_owned(), tool, provider, args, created_at: c, phase })
     }
 }
 
@@ -290,10 +246,7 @@ fn parse_ack(text: &str) -> Result<AckState, EntryError> {
         "none" => Ok(AckState::NotNeeded),
         "due" => Ok(AckState::Due),
         "sent" => Ok(AckState::Sent),
-        other => Err(EntryError::field(
-            "ack",
-            format!("{other:?} is not none, due or sent"),
-        )),
+        other => Err(EntryError::field("ack", format!("{other:?} is not none, due or sent"))),
     }
 }
 
@@ -345,49 +298,26 @@ struct StoredOutcome<'a> {
 impl<'a> StoredOutcome<'a> {
     fn of(outcome: &'a CallOutcome) -> Self {
         let status = Cow::Borrowed(outcome.status().as_str());
-        let empty = Self {
-            s: status,
-            r: None,
-            e: None,
-            m: None,
-        };
+        let empty = Self { s: status, r: None, e: None, m: None };
         match outcome {
-            CallOutcome::Completed { result } => Self {
-                r: Some(Cow::Borrowed(result)),
-                ..empty
-            },
-            CallOutcome::Failed(error) => Self {
-                e: Some(StoredError::of(error)),
-                ..empty
-            },
+            CallOutcome::Completed { result } => Self { r: Some(Cow::Borrowed(result)), ..empty },
+            CallOutcome::Failed(error) => Self { e: Some(StoredError::of(error)), ..empty },
             CallOutcome::Stopped => empty,
-            CallOutcome::Interrupted { message } => Self {
-                m: Some(Cow::Borrowed(message)),
-                ..empty
-            },
+            CallOutcome::Interrupted { message } => Self { m: Some(Cow::Borrowed(message)), ..empty },
         }
     }
 
     fn check(self) -> Result<CallOutcome, EntryError> {
         match (self.s.as_ref(), self.r, self.e, self.m) {
             ("completed", Some(result), None, None) if is_json(&result) => {
-                Ok(CallOutcome::Completed {
-                    result: result.into_owned(),
-                })
+                Ok(CallOutcome::Completed { result: result.into_owned() })
             }
             ("failed", None, Some(error), None) => Ok(CallOutcome::Failed(error.check()?)),
             ("stopped", None, None, None) => Ok(CallOutcome::Stopped),
-            ("interrupted", None, None, Some(message))
-                if message.chars().count() <= MAX_ERROR_MESSAGE_CHARS =>
-            {
-                Ok(CallOutcome::Interrupted {
-                    message: message.into_owned(),
-                })
+            ("interrupted", None, None, Some(message)) if message.chars().count() <= MAX_ERROR_MESSAGE_CHARS => {
+                Ok(CallOutcome::Interrupted { message: message.into_owned() })
             }
-            (status, ..) => Err(EntryError::field(
-                "r",
-                format!("outcome {status:?} does not fit its fields"),
-            )),
+            (status, ..) => Err(EntryError::field("r", format!("outcome {status:?} does not fit its fields"))),
         }
     }
 }

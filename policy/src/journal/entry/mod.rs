@@ -18,9 +18,7 @@ pub use consumer::{AckState, CallPhase, ConsumerEntry, ProviderWindow};
 pub use provider::{ProviderEntry, ProviderMeta, RecordState};
 
 use super::owner::Owner;
-use crate::outcome::{
-    ErrorKind, MAX_ERROR_MESSAGE_CHARS, RetryAfter, ToolError, standard_error_name,
-};
+use crate::outcome::{ErrorKind, MAX_ERROR_MESSAGE_CHARS, RetryAfter, ToolError, standard_error_name};
 
 /// The format version written in every entry (`"v"`).
 pub const ENTRY_VERSION: u64 = 1;
@@ -40,9 +38,7 @@ pub enum EntryError {
     #[error("it is not a journal entry ({0})")]
     NotAnEntry(String),
     /// The entry was written by another format version.
-    #[error(
-        "it was written in journal format {found}, and this bridge reads format {ENTRY_VERSION}"
-    )]
+    #[error("it was written in journal format {found}, and this bridge reads format {ENTRY_VERSION}")]
     OtherVersion {
         /// The version found.
         found: u64,
@@ -65,10 +61,7 @@ pub enum EntryError {
 
 impl EntryError {
     pub(crate) fn field(field: &'static str, problem: impl Into<String>) -> Self {
-        Self::BadField {
-            field,
-            problem: problem.into(),
-        }
+        Self::BadField { field, problem: problem.into() }
     }
 }
 
@@ -88,14 +81,9 @@ fn decode_versioned<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, Entry
         _ => EntryError::NotAnEntry(format!("not JSON: {e}")),
     })?;
     match probe.v.as_u64() {
-        Some(ENTRY_VERSION) => {
-            serde_json::from_str(text).map_err(|e| EntryError::Malformed(e.to_string()))
-        }
+        Some(ENTRY_VERSION) => serde_json::from_str(text).map_err(|e| EntryError::Malformed(e.to_string())),
         Some(found) => Err(EntryError::OtherVersion { found }),
-        None => Err(EntryError::NotAnEntry(format!(
-            "its version is {}",
-            probe.v
-        ))),
+        None => Err(EntryError::NotAnEntry(format!("its version is {}", probe.v))),
     }
 }
 
@@ -128,15 +116,11 @@ struct StoredOwner<'a> {
 
 impl<'a> StoredOwner<'a> {
     fn of(owner: &'a Owner) -> Self {
-        Self {
-            t: Cow::Borrowed(owner.tab()),
-            s: Cow::Borrowed(owner.slot()),
-        }
+        Self { t: Cow::Borrowed(owner.tab()), s: Cow::Borrowed(owner.slot()) }
     }
 
     fn check(&self) -> Result<Owner, EntryError> {
-        Owner::new(self.t.as_ref(), self.s.as_ref())
-            .map_err(|e| EntryError::field("o", e.to_string()))
+        Owner::new(self.t.as_ref(), self.s.as_ref()).map_err(|e| EntryError::field("o", e.to_string()))
     }
 }
 
@@ -160,42 +144,30 @@ impl<'a> StoredError<'a> {
             m: Cow::Borrowed(&error.message),
             n: error.name.map(Cow::Borrowed),
             st: error.status.map(u64::from),
-            ra: error
-                .retry_after
-                .as_ref()
-                .map(RetryAfter::to_json)
-                .filter(|v| !v.is_null()),
+            ra: error.retry_after.as_ref().map(RetryAfter::to_json).filter(|v| !v.is_null()),
         }
     }
 
     fn check(self) -> Result<ToolError, EntryError> {
         let kind = ErrorKind::from_wire(&self.k);
         if kind.as_str() != self.k {
-            return Err(EntryError::field(
-                "k",
-                format!("unknown error code {:?}", self.k),
-            ));
+            return Err(EntryError::field("k", format!("unknown error code {:?}", self.k)));
         }
         if self.m.chars().count() > MAX_ERROR_MESSAGE_CHARS {
-            return Err(EntryError::field(
-                "m",
-                format!("longer than {MAX_ERROR_MESSAGE_CHARS} characters"),
-            ));
+            return Err(EntryError::field("m", format!("longer than {MAX_ERROR_MESSAGE_CHARS} characters")));
         }
         let name = match self.n {
             None => None,
-            Some(n) => Some(standard_error_name(&n).ok_or_else(|| {
-                EntryError::field("n", format!("{n:?} is not a standard error name"))
-            })?),
+            Some(n) => Some(
+                standard_error_name(&n)
+                    .ok_or_else(|| EntryError::field("n", format!("{n:?} is not a standard error name")))?,
+            ),
         };
         let status = match self.st {
             None => None,
             Some(s @ 100..=599) => Some(s as u16),
             Some(s) => {
-                return Err(EntryError::field(
-                    "st",
-                    format!("{s} is not from 100 to 599"),
-                ));
+                return Err(EntryError::field("st", format!("{s} is not from 100 to 599")));
             }
         };
         let retry_after = match self.ra {
@@ -205,12 +177,6 @@ impl<'a> StoredError<'a> {
                     .ok_or_else(|| EntryError::field("ra", format!("{ra} is not a number >= 0")))?,
             ),
         };
-        Ok(ToolError {
-            kind,
-            message: self.m.into_owned(),
-            name,
-            status,
-            retry_after,
-        })
+        Ok(ToolError { kind, message: self.m.into_owned(), name, status, retry_after })
     }
 }

@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ENTRY_VERSION, EntryError, PROVIDER_PREFIX, StoredError, StoredOwner, decode_versioned, encode,
-    is_json, is_origin_text,
+    ENTRY_VERSION, EntryError, PROVIDER_PREFIX, StoredError, StoredOwner, decode_versioned, encode, is_json,
+    is_origin_text,
 };
 use crate::ids::{RequestId, ToolName};
 use crate::journal::outcome::ToolOutcome;
@@ -133,19 +133,13 @@ impl ProviderEntry {
         if !is_origin_text(&stored.c) {
             return Err(EntryError::field("c", "not a serialized origin"));
         }
-        let wire_id =
-            RequestId::new(stored.w.as_ref()).map_err(|e| EntryError::field("w", e.to_string()))?;
+        let wire_id = RequestId::new(stored.w.as_ref()).map_err(|e| EntryError::field("w", e.to_string()))?;
         let tool = match stored.n {
             None => None,
-            Some(n) => {
-                Some(ToolName::new(n.as_ref()).map_err(|e| EntryError::field("n", e.to_string()))?)
-            }
+            Some(n) => Some(ToolName::new(n.as_ref()).map_err(|e| EntryError::field("n", e.to_string()))?),
         };
         if stored.t1 < stored.t0 {
-            return Err(EntryError::field(
-                "t1",
-                "earlier than the call was received",
-            ));
+            return Err(EntryError::field("t1", "earlier than the call was received"));
         }
         let state = match (stored.s.as_ref(), stored.r) {
             ("running", None) => RecordState::Running,
@@ -155,17 +149,11 @@ impl ProviderEntry {
             ("acked", None) => RecordState::Acked,
             ("expired", None) => RecordState::Expired,
             (state, _) => {
-                return Err(EntryError::field(
-                    "s",
-                    format!("state {state:?} does not fit its fields"),
-                ));
+                return Err(EntryError::field("s", format!("state {state:?} does not fit its fields")));
             }
         };
         if tool.is_none() && state != RecordState::Cancelled {
-            return Err(EntryError::field(
-                "n",
-                "only a cancelled call may lack a tool name",
-            ));
+            return Err(EntryError::field("n", "only a cancelled call may lack a tool name"));
         }
         Ok(Self {
             owner,
@@ -205,20 +193,13 @@ impl ProviderMeta {
 
     /// The stored form: compact JSON.
     pub fn encode(&self) -> String {
-        encode(&StoredMeta {
-            v: ENTRY_VERSION,
-            o: StoredOwner::of(&self.owner),
-            h: self.horizon,
-        })
+        encode(&StoredMeta { v: ENTRY_VERSION, o: StoredOwner::of(&self.owner), h: self.horizon })
     }
 
     /// Decodes and checks a stored value; never panics, whatever `text` holds.
     pub fn decode(text: &str) -> Result<Self, EntryError> {
         let stored: StoredMeta<'_> = decode_versioned(text)?;
-        Ok(Self {
-            owner: stored.o.check()?,
-            horizon: stored.h,
-        })
+        Ok(Self { owner: stored.o.check()?, horizon: stored.h })
     }
 }
 
@@ -259,27 +240,16 @@ struct StoredToolOutcome<'a> {
 impl<'a> StoredToolOutcome<'a> {
     fn of(outcome: &'a ToolOutcome) -> Self {
         match outcome {
-            ToolOutcome::Completed { result } => Self {
-                ok: Some(Cow::Borrowed(result)),
-                e: None,
-            },
-            ToolOutcome::Failed(error) => Self {
-                ok: None,
-                e: Some(StoredError::of(error)),
-            },
+            ToolOutcome::Completed { result } => Self { ok: Some(Cow::Borrowed(result)), e: None },
+            ToolOutcome::Failed(error) => Self { ok: None, e: Some(StoredError::of(error)) },
         }
     }
 
     fn check(self) -> Result<ToolOutcome, EntryError> {
         match (self.ok, self.e) {
-            (Some(result), None) if is_json(&result) => Ok(ToolOutcome::Completed {
-                result: result.into_owned(),
-            }),
+            (Some(result), None) if is_json(&result) => Ok(ToolOutcome::Completed { result: result.into_owned() }),
             (None, Some(error)) => Ok(ToolOutcome::Failed(error.check()?)),
-            _ => Err(EntryError::field(
-                "r",
-                "an outcome is a JSON result or an error",
-            )),
+            _ => Err(EntryError::field("r", "an outcome is a JSON result or an error")),
         }
     }
 }

@@ -6,16 +6,13 @@ mod types;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use types::{
-    BAD_ORIGIN_MESSAGE, CANCELLED_MESSAGE, CANNOT_RECORD_MESSAGE, CancelDecision,
-    DELIVERED_MESSAGE, EXPIRED_MESSAGE, ExecuteDecision, INTERRUPTED_MESSAGE, OTHER_PAGE_MESSAGE,
-    StatusAnswer,
+    BAD_ORIGIN_MESSAGE, CANCELLED_MESSAGE, CANNOT_RECORD_MESSAGE, CancelDecision, DELIVERED_MESSAGE, EXPIRED_MESSAGE,
+    ExecuteDecision, INTERRUPTED_MESSAGE, OTHER_PAGE_MESSAGE, RESEND_UNPROVEN_MESSAGE, StatusAnswer,
 };
 
 use super::config::JournalConfig;
 use super::entry::provider::{meta_key, record_key};
-use super::entry::{
-    EntryError, PROVIDER_PREFIX, ProviderEntry, ProviderMeta, RecordState, is_json, is_origin_text,
-};
+use super::entry::{EntryError, PROVIDER_PREFIX, ProviderEntry, ProviderMeta, RecordState, is_json, is_origin_text};
 use super::outcome::ToolOutcome;
 use super::owner::Owner;
 use super::store::{JournalStore, StoreError};
@@ -59,8 +56,13 @@ pub struct ProviderJournal<S> {
     /// Records holding a result, by last change.
     done_order: BTreeSet<(u64, Key)>,
     running_per_origin: BTreeMap<String, usize>,
-    /// Keys held in the store by other owners: never overwritten, never run.
-    foreign: BTreeSet<Key>,
+    /// Keys held in the store by another frame of this tab: never overwritten, run or answered, and left to
+    /// that frame to prune.
+    siblings: BTreeSet<Key>,
+    /// Records of another tab id, inherited when this tab was copied from it (no page of that tab uses this
+    /// storage): never run or answered here, counted in `ran_ids_kept` and pruned like own records, so that a
+    /// chain of copied tabs stays bounded. By last change.
+    orphans: BTreeMap<Key, u64>,
     /// Calls received up to this time may have been forgotten.
     horizon: Option<u64>,
     warnings: Vec<JournalWarning>,
@@ -68,9 +70,10 @@ pub struct ProviderJournal<S> {
 
 impl<S: JournalStore> ProviderJournal<S> {
     /// Loads the journal of `owner` from `store`. Own `running` records become `interrupted` (the page that ran
-    /// them is gone). Records of other owners are left alone: their ids are answered as interrupted and never
-    /// run here. Entries that do not decode are removed, entries of another version left alone; both are
-    /// reported by [`Self::take_warnings`].
+    /// them is gone). Records of other owners are never run or answered here (a request for one is answered
+    /// as interrupted): those of another frame of this tab are left alone, those of another tab id (inherited
+    /// by a copied tab) are pruned by age and count like own records. Entries that do not decode are removed,
+    /// entries of another version left alone; both are reported by [`Self::take_warnings`].
     pub fn open(store: S, owner: Owner, config: JournalConfig, now: u64) -> Self {
         let mut journal = Self {
             store,
@@ -81,7 +84,8 @@ impl<S: JournalStore> ProviderJournal<S> {
             kept_order: BTreeSet::new(),
             done_order: BTreeSet::new(),
             running_per_origin: BTreeMap::new(),
-            foreign: BTreeSet::new(),
+            siblings: BTreeSet::new(),
+            orphans: BTreeMap::new(),
             horizon: None,
             warnings: Vec::new(),
         };
@@ -98,9 +102,7 @@ impl<S: JournalStore> ProviderJournal<S> {
                 match ProviderMeta::decode(&value) {
                     Err(error) => self.reject(key, error),
                     Ok(meta) if meta.key() != key => self.reject(key, EntryError::KeyMismatch),
-                    Ok(meta) if key == own_meta => {
-                        self.horizon = self.horizon.max(Some(meta.horizon))
-                    }
+                    Ok(meta) if key == own_meta => self.horizon = self.horizon.max(Some(meta.horizon)),
                     Ok(_) => {}
                 }
                 continue;
@@ -109,7 +111,13 @@ impl<S: JournalStore> ProviderJournal<S> {
                 Err(error) => self.reject(key, error),
                 Ok(entry) if entry.key() != key => self.reject(key, EntryError::KeyMismatch),
                 Ok(entry) if entry.owner != self.owner => {
-                    self.foreign.insert((entry.caller_origin, entry.wire_id));
+                    let key = (entry.caller_origin, entry.wire_id);
+                    if entry.owner.tab() == self.owner.tab() {
+                        self.siblings.insert(key);
+                    } else {
+                        self.kept_order.insert((entry.updated_at, key.clone()));
+                        self.orphans.insert(key, entry.updated_at);
+                    }
                 }
                 Ok(mut entry) => {
                     let key = (entry.caller_origin.clone(), entry.wire_id.clone());
@@ -124,10 +132,7 @@ impl<S: JournalStore> ProviderJournal<S> {
                 }
             }
         }
-        if self
-            .horizon
-            .is_some_and(|h| now.saturating_sub(h) > self.config.ran_id_max_age_ms)
-        {
+        if self.horizon.is_some_and(|h| now.saturating_sub(h) > self.config.ran_id_max_age_ms) {
             self.horizon = None;
             self.store.remove(&own_meta);
         }
@@ -135,9 +140,7 @@ impl<S: JournalStore> ProviderJournal<S> {
 
     fn reject(&mut self, key: String, error: EntryError) {
         match error {
-            EntryError::OtherVersion { found } => self
-                .warnings
-                .push(JournalWarning::OtherVersion { key, found }),
+            EntryError::OtherVersion { found } => self.warnings.push(JournalWarning::OtherVersion { key, found }),
             error => {
                 self.store.remove(&key);
                 self.warnings.push(JournalWarning::Discarded { key, error });
@@ -158,6 +161,33 @@ impl<S: JournalStore> ProviderJournal<S> {
         tool: &ToolName,
         now: u64,
     ) -> ExecuteDecision {
+        self.execute(caller_origin, wire_id, tool, false, now)
+    }
+
+    /// A request that the caller re-sent after this provider said it never received the call (`"resend": 1`).
+    ///
+    /// Like [`Self::on_execute`], except for an id this journal has no record of: it runs only if the journal
+    /// can still prove, now, that it never received the call (what `durable: true` promised); otherwise it is
+    /// recorded as interrupted and answered with [`RESEND_UNPROVEN_MESSAGE`]. The status answer that led to the
+    /// re-send may be older than a request still in flight, and records may have been dropped since.
+    pub fn on_resend(
+        &mut self,
+        caller_origin: &str,
+        wire_id: &RequestId,
+        tool: &ToolName,
+        now: u64,
+    ) -> ExecuteDecision {
+        self.execute(caller_origin, wire_id, tool, true, now)
+    }
+
+    fn execute(
+        &mut self,
+        caller_origin: &str,
+        wire_id: &RequestId,
+        tool: &ToolName,
+        resend: bool,
+        now: u64,
+    ) -> ExecuteDecision {
         if !is_origin_text(caller_origin) {
             return ExecuteDecision::Refuse(ToolError::new(ErrorKind::Refused, BAD_ORIGIN_MESSAGE));
         }
@@ -167,9 +197,7 @@ impl<S: JournalStore> ProviderJournal<S> {
                 && first != tool
                 && entry.state != RecordState::Cancelled
             {
-                let message = format!(
-                    "requestId {wire_id} was already used for tool `{first}`: an id runs once"
-                );
+                let message = format!("requestId {wire_id} was already used for tool `{first}`: an id runs once");
                 return ExecuteDecision::Reply(failed(ErrorKind::Refused, &message));
             }
             return match answer_of(&entry.state) {
@@ -177,14 +205,10 @@ impl<S: JournalStore> ProviderJournal<S> {
                 Some(outcome) => ExecuteDecision::Reply(outcome),
             };
         }
-        if self.foreign.contains(&key) {
+        if self.is_foreign(&key) {
             return ExecuteDecision::Reply(failed(ErrorKind::Interrupted, OTHER_PAGE_MESSAGE));
         }
-        let running = self
-            .running_per_origin
-            .get(caller_origin)
-            .copied()
-            .unwrap_or(0);
+        let running = self.running_per_origin.get(caller_origin).copied().unwrap_or(0);
         if running >= self.config.running_per_origin_max {
             let message = format!(
                 "{caller_origin} already has {running} calls running in this page: retry when one of them finishes"
@@ -192,17 +216,15 @@ impl<S: JournalStore> ProviderJournal<S> {
             return ExecuteDecision::Refuse(ToolError::new(ErrorKind::TooManyCalls, message));
         }
         if self.mode == Mode::Unnoted && !self.try_note(now) {
-            return ExecuteDecision::Refuse(ToolError::new(
-                ErrorKind::Refused,
-                CANNOT_RECORD_MESSAGE,
-            ));
+            return ExecuteDecision::Refuse(ToolError::new(ErrorKind::Refused, CANNOT_RECORD_MESSAGE));
         }
+        let unproven = resend && !self.unknown_is_durable(now);
         let entry = ProviderEntry {
             owner: self.owner.clone(),
             caller_origin: caller_origin.to_owned(),
             wire_id: wire_id.clone(),
             tool: Some(tool.clone()),
-            state: RecordState::Running,
+            state: if unproven { RecordState::Interrupted } else { RecordState::Running },
             started_at: now,
             updated_at: now,
         };
@@ -213,10 +235,10 @@ impl<S: JournalStore> ProviderJournal<S> {
             // The record could not be written, nor a note that it is missing: a later page could not know that
             // this call ran, so it must not run.
             self.unset(&key);
-            return ExecuteDecision::Refuse(ToolError::new(
-                ErrorKind::Refused,
-                CANNOT_RECORD_MESSAGE,
-            ));
+            return ExecuteDecision::Refuse(ToolError::new(ErrorKind::Refused, CANNOT_RECORD_MESSAGE));
+        }
+        if unproven {
+            return ExecuteDecision::Reply(failed(ErrorKind::Interrupted, RESEND_UNPROVEN_MESSAGE));
         }
         ExecuteDecision::Run
     }
@@ -237,9 +259,9 @@ impl<S: JournalStore> ProviderJournal<S> {
             return None;
         }
         let outcome = match outcome {
-            ToolOutcome::Completed { result } if !is_json(&result) => ToolOutcome::Completed {
-                result: serde_json::Value::String(result).to_string(),
-            },
+            ToolOutcome::Completed { result } if !is_json(&result) => {
+                ToolOutcome::Completed { result: serde_json::Value::String(result).to_string() }
+            }
             outcome => outcome,
         }
         .capped(self.config.result_cap_chars);
@@ -250,12 +272,7 @@ impl<S: JournalStore> ProviderJournal<S> {
 
     /// The caller stopped the call (§4). Running → `AbortRunning` (recorded as cancelled, so its late result is
     /// discarded); never received → `Recorded` (a tombstone: it never starts); otherwise `Nothing`.
-    pub fn on_cancel(
-        &mut self,
-        caller_origin: &str,
-        wire_id: &RequestId,
-        now: u64,
-    ) -> CancelDecision {
+    pub fn on_cancel(&mut self, caller_origin: &str, wire_id: &RequestId, now: u64) -> CancelDecision {
         if !is_origin_text(caller_origin) {
             return CancelDecision::Nothing;
         }
@@ -266,7 +283,7 @@ impl<S: JournalStore> ProviderJournal<S> {
                 CancelDecision::AbortRunning
             }
             Some(_) => return CancelDecision::Nothing,
-            None if self.foreign.contains(&key) => return CancelDecision::Nothing,
+            None if self.is_foreign(&key) => return CancelDecision::Nothing,
             None => {
                 let entry = ProviderEntry {
                     owner: self.owner.clone(),
@@ -288,24 +305,15 @@ impl<S: JournalStore> ProviderJournal<S> {
 
     /// A status query for a call (§2, §3): its kept outcome, an error that says it was interrupted, cancelled,
     /// expired or delivered, `Running`, or `Unknown` with whether that proves it never ran here.
-    pub fn on_status(
-        &mut self,
-        caller_origin: &str,
-        wire_id: &RequestId,
-        now: u64,
-    ) -> StatusAnswer {
+    pub fn on_status(&mut self, caller_origin: &str, wire_id: &RequestId, now: u64) -> StatusAnswer {
         let key = (caller_origin.to_owned(), wire_id.clone());
         match self.records.get(&key) {
             Some(entry) => match answer_of(&entry.state) {
                 None => StatusAnswer::Running,
                 Some(outcome) => StatusAnswer::Outcome(outcome),
             },
-            None if self.foreign.contains(&key) => {
-                StatusAnswer::Outcome(failed(ErrorKind::Interrupted, OTHER_PAGE_MESSAGE))
-            }
-            None => StatusAnswer::Unknown {
-                durable: is_origin_text(caller_origin) && self.unknown_is_durable(now),
-            },
+            None if self.is_foreign(&key) => StatusAnswer::Outcome(failed(ErrorKind::Interrupted, OTHER_PAGE_MESSAGE)),
+            None => StatusAnswer::Unknown { durable: is_origin_text(caller_origin) && self.unknown_is_durable(now) },
         }
     }
 
@@ -313,10 +321,7 @@ impl<S: JournalStore> ProviderJournal<S> {
     pub fn on_ack(&mut self, caller_origin: &str, wire_ids: &[RequestId], now: u64) {
         for wire_id in wire_ids {
             let key = (caller_origin.to_owned(), wire_id.clone());
-            if matches!(
-                self.records.get(&key).map(|e| &e.state),
-                Some(RecordState::Done(_))
-            ) {
+            if matches!(self.records.get(&key).map(|e| &e.state), Some(RecordState::Done(_))) {
                 self.change(&key, RecordState::Acked, now);
             }
         }
@@ -342,10 +347,7 @@ impl<S: JournalStore> ProviderJournal<S> {
             }
             self.forget(&key);
         }
-        let excess = self
-            .kept_order
-            .len()
-            .saturating_sub(self.config.ran_ids_kept);
+        let excess = self.kept_order.len().saturating_sub(self.config.ran_ids_kept);
         if excess > 0 {
             let evicted: Vec<(u64, Key)> = self.kept_order.iter().take(excess).cloned().collect();
             let horizon = evicted.iter().map(|(at, _)| *at).max();
@@ -359,15 +361,12 @@ impl<S: JournalStore> ProviderJournal<S> {
 
     /// The own record of a call, if the journal holds one.
     pub fn record(&self, caller_origin: &str, wire_id: &RequestId) -> Option<&ProviderEntry> {
-        self.records
-            .get(&(caller_origin.to_owned(), wire_id.clone()))
+        self.records.get(&(caller_origin.to_owned(), wire_id.clone()))
     }
 
     /// The calls running in this page.
     pub fn running(&self) -> impl Iterator<Item = &ProviderEntry> {
-        self.records
-            .values()
-            .filter(|entry| entry.state == RecordState::Running)
+        self.records.values().filter(|entry| entry.state == RecordState::Running)
     }
 
     /// Warnings for the console since the last call (entries discarded by `open`, storage lost).
@@ -400,11 +399,12 @@ impl<S: JournalStore> ProviderJournal<S> {
         self.store
     }
 
+    fn is_foreign(&self, key: &Key) -> bool {
+        self.siblings.contains(key) || self.orphans.contains_key(key)
+    }
+
     fn unknown_is_durable(&self, now: u64) -> bool {
-        self.is_durable()
-            && self
-                .horizon
-                .is_none_or(|h| now.saturating_sub(h) > self.config.ran_id_max_age_ms)
+        self.is_durable() && self.horizon.is_none_or(|h| now.saturating_sub(h) > self.config.ran_id_max_age_ms)
     }
 
     /// Puts `entry` under `key` in memory, keeping the indexes right.
@@ -457,15 +457,33 @@ impl<S: JournalStore> ProviderJournal<S> {
         }
     }
 
-    /// Drops a record from memory and from the store.
+    /// Drops a record (own or orphan) from memory and from the store.
     fn forget(&mut self, key: &Key) {
-        if self.unset(key).is_some() && self.mode == Mode::Writing {
+        let known = match self.unset(key) {
+            Some(_) => true,
+            None => match self.orphans.remove(key) {
+                Some(at) => self.kept_order.remove(&(at, key.clone())),
+                None => false,
+            },
+        };
+        if known && self.mode == Mode::Writing {
             self.store.remove(&record_key(&key.0, &key.1));
         }
     }
 
+    /// Drops every orphan record, noting the horizon first.
+    fn drop_orphans(&mut self, now: u64) {
+        let Some(newest) = self.orphans.values().max().copied() else { return };
+        self.horizon = self.horizon.max(Some(newest));
+        let orphans: Vec<Key> = self.orphans.keys().cloned().collect();
+        for key in orphans {
+            self.forget(&key);
+        }
+        self.save_meta(now);
+    }
+
     /// Writes the record of `key`. On a full store: drops every other kept result (their ids read as expired)
-    /// and retries once; if that fails too, stops writing (see [`Self::stop_writing`]).
+    /// and the orphan records, and retries once; if that fails too, stops writing (see [`Self::stop_writing`]).
     fn save(&mut self, key: &Key, now: u64) {
         if self.mode != Mode::Writing {
             return;
@@ -478,6 +496,10 @@ impl<S: JournalStore> ProviderJournal<S> {
             Ok(()) => return,
             Err(StoreError::Full) => {
                 self.expire_results_except(key, now);
+                self.drop_orphans(now);
+                if self.mode != Mode::Writing {
+                    return;
+                }
                 match self.store.put(&store_key, &value) {
                     Ok(()) => return,
                     Err(error) => error,
@@ -489,12 +511,7 @@ impl<S: JournalStore> ProviderJournal<S> {
     }
 
     fn expire_results_except(&mut self, keep: &Key, now: u64) {
-        let results: Vec<Key> = self
-            .done_order
-            .iter()
-            .map(|(_, key)| key.clone())
-            .filter(|key| key != keep)
-            .collect();
+        let results: Vec<Key> = self.done_order.iter().map(|(_, key)| key.clone()).filter(|key| key != keep).collect();
         for key in results {
             if let Some(mut entry) = self.unset(&key) {
                 entry.state = RecordState::Expired;
@@ -513,10 +530,7 @@ impl<S: JournalStore> ProviderJournal<S> {
         if self.mode != Mode::Writing {
             return;
         }
-        let meta = ProviderMeta {
-            owner: self.owner.clone(),
-            horizon,
-        };
+        let meta = ProviderMeta { owner: self.owner.clone(), horizon };
         if let Err(error) = self.store.put(&meta.key(), &meta.encode()) {
             self.stop_writing(error, now);
         }
@@ -536,8 +550,7 @@ impl<S: JournalStore> ProviderJournal<S> {
             }
             noted = self.try_note(now);
         }
-        self.warnings
-            .push(JournalWarning::StorageLost { error, noted });
+        self.warnings.push(JournalWarning::StorageLost { error, noted });
     }
 
     /// Tries to write the note of the horizon (now); true when it is written (or the store is not durable, so no
@@ -545,10 +558,7 @@ impl<S: JournalStore> ProviderJournal<S> {
     fn try_note(&mut self, now: u64) -> bool {
         let horizon = self.horizon.map_or(now, |h| h.max(now));
         self.horizon = Some(horizon);
-        let meta = ProviderMeta {
-            owner: self.owner.clone(),
-            horizon,
-        };
+        let meta = ProviderMeta { owner: self.owner.clone(), horizon };
         if !self.store.is_durable() || self.store.put(&meta.key(), &meta.encode()).is_ok() {
             self.mode = Mode::Noted;
             return true;
