@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::decode::cap_message;
+use super::fields::cap_message;
 use super::json_text::JsonText;
 use super::message::ExecuteResponse;
 use super::text::{next_special, push_json_string};

@@ -41,6 +41,7 @@ mod build;
 mod decode;
 mod encode;
 mod error;
+mod fields;
 mod json_text;
 mod message;
 mod scan;
