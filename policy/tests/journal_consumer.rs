@@ -264,6 +264,24 @@ fn a_call_the_provider_never_received_is_sent_again_once_per_page() {
 }
 
 #[test]
+fn an_unknown_answer_that_may_predate_this_pages_post_is_waited_for_not_resent() {
+    // Regression (found by journal_sim): a status request posted before the call was sent is answered
+    // "unknown"; re-sending on that answer could run the call twice if the provider forgets it in between.
+    let mut journal = open(T0);
+    assert_eq!(journal.start(new_call(None, "w1", shop()), T0), Ok(Start::New));
+    assert!(journal.mark_sent(&wire("w1"), T0 + 1));
+    let unknown = ProviderStatus::Unknown { durable: true };
+    assert_eq!(journal.on_status(&wire("w1"), unknown, T0 + 2), StatusDecision::Wait);
+    let (mut journal, recoveries) = reload(journal, T0 + 3);
+    assert_eq!(recoveries, [Recovery::AskStatus { wire_id: wire("w1"), provider: shop() }]);
+    assert_eq!(
+        journal.on_status(&wire("w1"), unknown, T0 + 4),
+        StatusDecision::Resend(request("w1", shop(), true)),
+        "an earlier page posted it: every earlier post was lost"
+    );
+}
+
+#[test]
 fn a_call_unknown_to_a_provider_without_durable_journal_is_interrupted() {
     let mut journal = open(T0);
     sent(&mut journal, new_call(None, "w1", shop()), T0);
@@ -456,6 +474,30 @@ fn a_copied_tab_neither_resumes_nor_sees_the_original_calls() {
             assert_eq!(copy.store().get(key), journal.store().get(key), "the original's entries are left alone");
         }
     }
+}
+
+#[test]
+fn entries_inherited_from_another_tab_are_removed_once_older_than_the_limits() {
+    let mut original = open(T0);
+    sent(&mut original, new_call(None, "s", shop()), T0);
+    original.on_response(&wire("s"), completed("1"), T0).unwrap();
+    sent(&mut original, new_call(None, "u", shop()), T0);
+    let copied = original.into_store();
+    let tab_b = Owner::new("tabB", "top").unwrap();
+    let open_copy = |store: MemoryStore, now: u64| {
+        let (copy, recoveries) = ConsumerJournal::open(store, tab_b.clone(), JournalConfig::default(), now);
+        assert_eq!(recoveries, []);
+        copy.into_store()
+    };
+    let store = open_copy(copied.clone(), T0 + HOUR);
+    assert_eq!(store, copied, "young: left alone");
+    let store = open_copy(store, T0 + HOUR + 1);
+    assert_eq!(store.keys().collect::<Vec<_>>(), ["webmcp:c:u"], "the settled one is past an hour");
+    let store = open_copy(store, T0 + 24 * HOUR + 1);
+    assert!(store.is_empty(), "the unsettled one is past a day");
+    let sibling = Owner::new("tabA", "top/1").unwrap();
+    let (_, recoveries) = ConsumerJournal::open(copied.clone(), sibling, JournalConfig::default(), T0 + 48 * HOUR);
+    assert_eq!(recoveries, []);
 }
 
 // §7 Storage unavailable, corrupt entries

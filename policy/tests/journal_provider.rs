@@ -13,7 +13,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use webmcp_policy::journal::{
     CANCELLED_MESSAGE, CANNOT_RECORD_MESSAGE, CancelDecision, DELIVERED_MESSAGE, EXPIRED_MESSAGE, ExecuteDecision,
     INTERRUPTED_MESSAGE, JournalConfig, JournalStore, MemoryStore, OTHER_PAGE_MESSAGE, Owner, ProviderJournal,
-    RecordState, StatusAnswer, StoreError, ToolOutcome,
+    RESEND_UNPROVEN_MESSAGE, RecordState, StatusAnswer, StoreError, ToolOutcome,
 };
 use webmcp_policy::{ErrorKind, RequestId, ToolError, ToolName};
 
@@ -206,6 +206,57 @@ fn another_pages_records_are_never_run_answered_or_touched() {
         assert_eq!(copy.running().count(), 0);
         assert_eq!(copy.into_store(), copied, "the original's records are untouched");
     }
+}
+
+#[test]
+fn records_inherited_by_a_copied_tab_are_pruned_like_own_ones() {
+    let mut original = open(T0);
+    assert_eq!(execute(&mut original, "w1", T0), ExecuteDecision::Run);
+    assert_eq!(original.on_cancel(CALLER, &wire("w2"), T0 + 1), CancelDecision::Recorded);
+    let tab_q = Owner::new("tabQ", "top/0").unwrap();
+    let config = JournalConfig { ran_ids_kept: 1, ..JournalConfig::default() };
+    let mut copy = ProviderJournal::open(original.into_store(), tab_q.clone(), config, T0 + 2);
+    let keys: Vec<&str> = copy.store().keys().collect();
+    assert_eq!(
+        keys,
+        ["webmcp:p:!tabQ top/0", "webmcp:p:https://caller.example w2"],
+        "beyond the count limit the oldest inherited record went, and the horizon was noted"
+    );
+    assert_eq!(copy.on_status(CALLER, &wire("w1"), T0 + 3), StatusAnswer::Unknown { durable: false });
+    assert_eq!(execute(&mut copy, "w2", T0 + 3), reply(ErrorKind::Interrupted, OTHER_PAGE_MESSAGE));
+    let w2 = "webmcp:p:https://caller.example w2";
+    let copy = ProviderJournal::open(copy.into_store(), tab_q.clone(), JournalConfig::default(), T0 + 1 + DAY);
+    assert!(copy.store().get(w2).is_some(), "exactly a day old: kept");
+    let copy = ProviderJournal::open(copy.into_store(), tab_q, JournalConfig::default(), T0 + 2 + DAY);
+    assert_eq!(copy.store().get(w2), None, "past a day: dropped");
+    let mut original = open(T0);
+    assert_eq!(execute(&mut original, "w1", T0), ExecuteDecision::Run);
+    assert_eq!(execute(&mut original, "w2", T0), ExecuteDecision::Run);
+    let before = original.into_store();
+    let config = JournalConfig { ran_ids_kept: 1, ..JournalConfig::default() };
+    let sibling = Owner::new("tabP", "top/1").unwrap();
+    let sibling = ProviderJournal::open(before.clone(), sibling, config, T0 + 2 * DAY);
+    assert_eq!(sibling.into_store(), before, "another frame of this tab prunes its own records");
+}
+
+#[test]
+fn a_resend_runs_only_while_the_journal_can_prove_it_never_received_the_call() {
+    // Regression (found by journal_sim): a status answer "unknown" may predate a request still in flight; if the
+    // provider forgets the call before the re-send arrives, running it would run it twice.
+    let config = JournalConfig { ran_ids_kept: 1, ..JournalConfig::default() };
+    let mut journal = open_with(MemoryStore::durable(), config, T0);
+    let resend =
+        |journal: &mut Journal, id: &str, now: u64| journal.on_resend(CALLER, &wire(id), &tool("add_to_cart"), now);
+    assert_eq!(resend(&mut journal, "w1", T0), ExecuteDecision::Run, "nothing forgotten: proven");
+    assert_eq!(resend(&mut journal, "w1", T0), ExecuteDecision::AlreadyRunning);
+    journal.on_finish(CALLER, &wire("w1"), completed("1"), T0 + 1).unwrap();
+    assert_eq!(execute(&mut journal, "w2", T0 + 2), ExecuteDecision::Run);
+    journal.on_finish(CALLER, &wire("w2"), completed("2"), T0 + 3).unwrap();
+    assert_eq!(journal.record(CALLER, &wire("w1")), None, "w1 was forgotten");
+    let unproven = reply(ErrorKind::Interrupted, RESEND_UNPROVEN_MESSAGE);
+    assert_eq!(resend(&mut journal, "w1", T0 + 4), unproven);
+    assert_eq!(resend(&mut journal, "w1", T0 + 5), unproven, "answered the same way while the horizon lasts");
+    assert_eq!(execute(&mut journal, "w3", T0 + 6), ExecuteDecision::Run, "a first request still runs");
 }
 
 // §6 The bridge installed twice: a duplicated request still runs once

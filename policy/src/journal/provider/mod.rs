@@ -168,8 +168,8 @@ impl<S: JournalStore> ProviderJournal<S> {
     ///
     /// Like [`Self::on_execute`], except for an id this journal has no record of: it runs only if the journal
     /// can still prove, now, that it never received the call (what `durable: true` promised); otherwise it is
-    /// recorded as interrupted and answered with [`RESEND_UNPROVEN_MESSAGE`]. The status answer that led to the
-    /// re-send may be older than a request still in flight, and records may have been dropped since.
+    /// answered with [`RESEND_UNPROVEN_MESSAGE`] (interrupted) and not recorded. The status answer that led to
+    /// the re-send may be older than a request still in flight, and records may have been dropped since.
     pub fn on_resend(
         &mut self,
         caller_origin: &str,
@@ -218,13 +218,15 @@ impl<S: JournalStore> ProviderJournal<S> {
         if self.mode == Mode::Unnoted && !self.try_note(now) {
             return ExecuteDecision::Refuse(ToolError::new(ErrorKind::Refused, CANNOT_RECORD_MESSAGE));
         }
-        let unproven = resend && !self.unknown_is_durable(now);
+        if resend && !self.unknown_is_durable(now) {
+            return ExecuteDecision::Reply(failed(ErrorKind::Interrupted, RESEND_UNPROVEN_MESSAGE));
+        }
         let entry = ProviderEntry {
             owner: self.owner.clone(),
             caller_origin: caller_origin.to_owned(),
             wire_id: wire_id.clone(),
             tool: Some(tool.clone()),
-            state: if unproven { RecordState::Interrupted } else { RecordState::Running },
+            state: RecordState::Running,
             started_at: now,
             updated_at: now,
         };
@@ -236,9 +238,6 @@ impl<S: JournalStore> ProviderJournal<S> {
             // this call ran, so it must not run.
             self.unset(&key);
             return ExecuteDecision::Refuse(ToolError::new(ErrorKind::Refused, CANNOT_RECORD_MESSAGE));
-        }
-        if unproven {
-            return ExecuteDecision::Reply(failed(ErrorKind::Interrupted, RESEND_UNPROVEN_MESSAGE));
         }
         ExecuteDecision::Run
     }
