@@ -5,10 +5,7 @@
 //! Run with `cargo bench -p webmcp-policy --bench origins`.
 
 #[cfg(not(target_arch = "wasm32"))]
-#[allow(
-    clippy::unwrap_used,
-    reason = "a benchmark whose inputs do not behave as described must stop at once"
-)]
+#[allow(clippy::unwrap_used, reason = "a benchmark whose inputs do not behave as described must stop at once")]
 mod native {
     use std::hint::black_box;
 
@@ -48,11 +45,9 @@ mod native {
 
     fn allows_wildcard(c: &mut Criterion) {
         let options = ParseOptions::default().allow_wildcards(true);
-        let list = OriginList::parse_with(
-            "https://shop.example,https://*.widgets.example.com,http://localhost:8080",
-            options,
-        )
-        .unwrap();
+        let list =
+            OriginList::parse_with("https://shop.example,https://*.widgets.example.com,http://localhost:8080", options)
+                .unwrap();
         let cases = [
             ("subdomain_hit", "https://eu.cdn.widgets.example.com", true),
             ("miss", "https://widgets.example.com.evil.example", false),
@@ -69,9 +64,7 @@ mod native {
     fn parse(c: &mut Criterion) {
         let text = exact_list(10);
         assert_eq!(OriginList::parse(&text).unwrap().len(), 10);
-        c.bench_function("origins/parse/10", |b| {
-            b.iter(|| OriginList::parse(black_box(&text)))
-        });
+        c.bench_function("origins/parse/10", |b| b.iter(|| OriginList::parse(black_box(&text))));
     }
 
     criterion_group!(benches, allows_exact, allows_wildcard, parse);

@@ -2,10 +2,7 @@
 //! Runs natively and, on wasm32, in the browser.
 // On wasm32 the `test` alias below hides these functions from clippy's test detection, so allow there what
 // tests may do anyway (clippy.toml allows it in tests): a failed unwrap is a failed test.
-#![cfg_attr(
-    target_arch = "wasm32",
-    allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
+#![cfg_attr(target_arch = "wasm32", allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -13,8 +10,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use webmcp_policy::{
-    Origin, OriginError, OriginErrorKind, OriginList, OriginListWarning, OriginPattern,
-    ParseOptions, tool_visible_to,
+    Origin, OriginError, OriginErrorKind, OriginList, OriginListWarning, OriginPattern, ParseOptions, tool_visible_to,
 };
 
 fn wildcards() -> ParseOptions {
@@ -42,10 +38,7 @@ const ACCEPTED: &[(&str, &str)] = &[
     ("https://bücher.example", "https://xn--bcher-kva.example"),
     ("https://BÜCHER.example", "https://xn--bcher-kva.example"),
     ("https://例え.テスト", "https://xn--r8jz45g.xn--zckzah"),
-    (
-        "https://xn--bcher-kva.example",
-        "https://xn--bcher-kva.example",
-    ),
+    ("https://xn--bcher-kva.example", "https://xn--bcher-kva.example"),
     ("https://localhost", "https://localhost"),
     ("https://192.0.2.1", "https://192.0.2.1"),
     ("https://[::1]", "https://[::1]"),
@@ -69,8 +62,7 @@ const ACCEPTED: &[(&str, &str)] = &[
 #[test]
 fn accepted_entries_have_their_canonical_form() {
     for (input, canonical) in ACCEPTED {
-        let list =
-            OriginList::parse(input).unwrap_or_else(|e| panic!("{input:?} was refused: {e}"));
+        let list = OriginList::parse(input).unwrap_or_else(|e| panic!("{input:?} was refused: {e}"));
         assert_eq!(list.to_string(), *canonical, "{input:?}");
         assert_eq!(list.len(), 1, "{input:?}");
         assert!(list.allows(canonical), "{input:?} should allow {canonical}");
@@ -83,60 +75,38 @@ fn accepted_entries_have_their_canonical_form() {
 /// The common endings of the messages, to keep the table readable.
 const SCHEME_TAIL: &str = "cannot be listed; write an https origin (http only for localhost, *.localhost, 127.0.0.0/8 and [::1]), such as https://widget.example";
 const HOST_TAIL: &str = "write a domain name or an IP address, such as https://widget.example";
-const HTTP_HEAD: &str =
-    "http is only allowed for localhost, *.localhost, 127.0.0.0/8 and [::1]: did you mean";
-const WILDCARD_SHAPE: &str =
-    "a wildcard must be the whole first label of the host, after the scheme";
+const HTTP_HEAD: &str = "http is only allowed for localhost, *.localhost, 127.0.0.0/8 and [::1]: did you mean";
+const WILDCARD_SHAPE: &str = "a wildcard must be the whole first label of the host, after the scheme";
 
 fn host(reason: &str) -> OriginError {
-    OriginError::InvalidHost {
-        reason: reason.to_owned(),
-    }
+    OriginError::InvalidHost { reason: reason.to_owned() }
 }
 fn path(suggestion: &str) -> OriginError {
-    OriginError::Path {
-        suggestion: suggestion.to_owned(),
-    }
+    OriginError::Path { suggestion: suggestion.to_owned() }
 }
 fn query(suggestion: &str) -> OriginError {
-    OriginError::Query {
-        suggestion: suggestion.to_owned(),
-    }
+    OriginError::Query { suggestion: suggestion.to_owned() }
 }
 fn fragment(suggestion: &str) -> OriginError {
-    OriginError::Fragment {
-        suggestion: suggestion.to_owned(),
-    }
+    OriginError::Fragment { suggestion: suggestion.to_owned() }
 }
 fn credentials(suggestion: &str) -> OriginError {
-    OriginError::Credentials {
-        suggestion: suggestion.to_owned(),
-    }
+    OriginError::Credentials { suggestion: suggestion.to_owned() }
 }
 fn insecure(suggestion: &str) -> OriginError {
-    OriginError::InsecureHttp {
-        suggestion: suggestion.to_owned(),
-    }
+    OriginError::InsecureHttp { suggestion: suggestion.to_owned() }
 }
 fn scheme(scheme: &str) -> OriginError {
-    OriginError::UnsupportedScheme {
-        scheme: scheme.to_owned(),
-    }
+    OriginError::UnsupportedScheme { scheme: scheme.to_owned() }
 }
 fn missing(suggestion: Option<&str>) -> OriginError {
-    OriginError::MissingScheme {
-        suggestion: suggestion.map(str::to_owned),
-    }
+    OriginError::MissingScheme { suggestion: suggestion.map(str::to_owned) }
 }
 fn malformed(suggestion: Option<&str>) -> OriginError {
-    OriginError::MalformedWildcard {
-        suggestion: suggestion.map(str::to_owned),
-    }
+    OriginError::MalformedWildcard { suggestion: suggestion.map(str::to_owned) }
 }
 fn public_suffix(suffix: &str) -> OriginError {
-    OriginError::WildcardOnPublicSuffix {
-        suffix: suffix.to_owned(),
-    }
+    OriginError::WildcardOnPublicSuffix { suffix: suffix.to_owned() }
 }
 
 /// Refused lists (parsed without wildcards): the error, its position from 1, and its exact message.
@@ -144,7 +114,8 @@ fn refused() -> Vec<(&'static str, OriginError, usize, String)> {
     let any = "a wildcard cannot be used; list the origins, such as https://widget.example";
     let null = "an opaque origin (null) cannot be named: every sandboxed frame and data: URL has it; list real \
                 origins, such as https://widget.example";
-    let empty = "the entry is empty; remove it (and its extra comma), or write an origin such as https://widget.example";
+    let empty =
+        "the entry is empty; remove it (and its extra comma), or write an origin such as https://widget.example";
     let space = "it holds whitespace or a control character; separate origins with commas, such as https://a.example,https://b.example";
     let port = "the port is not valid; write a number from 1 to 65535, such as https://widget.example:8443";
     let off = "wildcards are off; list the origins, or enable wildcards with `allowWildcards: true` in JS \
@@ -231,11 +202,7 @@ fn refused_lists_name_the_entry_its_position_and_the_fix() {
         assert_eq!(error.index(), position - 1, "{input:?}");
         assert_eq!(error.kind(), problem.kind(), "{input:?}");
         assert_eq!(error.to_string(), message, "{input:?}");
-        let entry = input
-            .split(',')
-            .nth(position - 1)
-            .unwrap_or_default()
-            .trim();
+        let entry = input.split(',').nth(position - 1).unwrap_or_default().trim();
         assert_eq!(error.entry(), entry, "{input:?}");
     }
 }
@@ -244,11 +211,7 @@ fn refused_lists_name_the_entry_its_position_and_the_fix() {
 fn one_entry_refusals_are_the_same_without_a_list() {
     for (input, problem, position, _) in refused() {
         if position == 1 && !input.contains(',') {
-            assert_eq!(
-                Origin::parse_entry(input),
-                Err(problem.clone()),
-                "{input:?}"
-            );
+            assert_eq!(Origin::parse_entry(input), Err(problem.clone()), "{input:?}");
             assert_eq!(input.parse::<Origin>(), Err(problem), "{input:?}");
         }
     }
@@ -258,21 +221,12 @@ fn one_entry_refusals_are_the_same_without_a_list() {
 fn wildcard_cases() -> Vec<(&'static str, Result<&'static str, OriginError>)> {
     vec![
         ("https://*.example.com", Ok("https://*.example.com")),
-        (
-            "HTTPS://*.EXAMPLE.com:8443/",
-            Ok("https://*.example.com:8443"),
-        ),
+        ("HTTPS://*.EXAMPLE.com:8443/", Ok("https://*.example.com:8443")),
         ("https://*.example.com:443", Ok("https://*.example.com")),
         ("https://*.example.co.uk", Ok("https://*.example.co.uk")),
-        (
-            "https://*.bücher.example",
-            Ok("https://*.xn--bcher-kva.example"),
-        ),
+        ("https://*.bücher.example", Ok("https://*.xn--bcher-kva.example")),
         ("https://*.a.b.example", Ok("https://*.a.b.example")),
-        (
-            "http://*.dev.localhost:3000",
-            Ok("http://*.dev.localhost:3000"),
-        ),
+        ("http://*.dev.localhost:3000", Ok("http://*.dev.localhost:3000")),
         ("https://*.example.com.", Ok("https://*.example.com.")),
         ("https://*.com", Err(public_suffix("com"))),
         ("https://*.COM.", Err(public_suffix("com"))),
@@ -281,22 +235,10 @@ fn wildcard_cases() -> Vec<(&'static str, Result<&'static str, OriginError>)> {
         ("https://*.github.io", Err(public_suffix("github.io"))),
         ("https://*.xn--p1ai", Err(public_suffix("xn--p1ai"))),
         ("http://*.localhost", Err(public_suffix("localhost"))),
-        (
-            "http://*.example.com",
-            Err(insecure("https://*.example.com")),
-        ),
-        (
-            "https://*.example.com/app",
-            Err(path("https://*.example.com")),
-        ),
-        (
-            "https://*.example.com?x",
-            Err(query("https://*.example.com")),
-        ),
-        (
-            "https://*.example.com#x",
-            Err(fragment("https://*.example.com")),
-        ),
+        ("http://*.example.com", Err(insecure("https://*.example.com"))),
+        ("https://*.example.com/app", Err(path("https://*.example.com"))),
+        ("https://*.example.com?x", Err(query("https://*.example.com"))),
+        ("https://*.example.com#x", Err(fragment("https://*.example.com"))),
         ("https://u@*.example.com", Err(malformed(None))),
         ("https://*.example.com:0", Err(OriginError::InvalidPort)),
         ("https://*.example.com@evil.example", Err(malformed(None))),
@@ -309,14 +251,8 @@ fn wildcard_cases() -> Vec<(&'static str, Result<&'static str, OriginError>)> {
         ("https://*", Err(malformed(None))),
         ("https://*:8443", Err(malformed(None))),
         ("https://*.*.example.com", Err(malformed(None))),
-        (
-            "*.example.com",
-            Err(malformed(Some("https://*.example.com"))),
-        ),
-        (
-            "https://*.1.2.3",
-            Err(host("it is not a valid IPv4 address")),
-        ),
+        ("*.example.com", Err(malformed(Some("https://*.example.com")))),
+        ("https://*.1.2.3", Err(host("it is not a valid IPv4 address"))),
         ("https://*..example.com", Err(host("it has an empty label"))),
         ("ftp://*.example.com", Err(scheme("ftp"))),
         ("*", Err(OriginError::AnyOrigin)),
@@ -333,11 +269,7 @@ fn wildcards_have_a_canonical_form_or_a_precise_error() {
                 assert_eq!(list.to_string(), canonical, "{input:?}");
                 assert!(list.has_wildcards(), "{input:?}");
             }
-            Err(problem) => assert_eq!(
-                got.map_err(|e| e.problem().clone()),
-                Err(problem),
-                "{input:?}"
-            ),
+            Err(problem) => assert_eq!(got.map_err(|e| e.problem().clone()), Err(problem), "{input:?}"),
         }
     }
 }
@@ -361,12 +293,7 @@ fn wildcard_messages_say_what_to_write() {
         ),
     ];
     for (input, message) in cases {
-        assert_eq!(
-            OriginList::parse_with(input, wildcards())
-                .expect_err(input)
-                .to_string(),
-            message
-        );
+        assert_eq!(OriginList::parse_with(input, wildcards()).expect_err(input).to_string(), message);
     }
 }
 
@@ -399,20 +326,14 @@ fn a_wildcard_matches_subdomains_only_with_the_same_scheme_and_port() {
         ("", false, false),
     ];
     for (origin, default_port, port_8443) in cases {
-        assert_eq!(
-            list.allows(origin),
-            default_port,
-            "{origin:?} against {list}"
-        );
+        assert_eq!(list.allows(origin), default_port, "{origin:?} against {list}");
         assert_eq!(port.allows(origin), port_8443, "{origin:?} against {port}");
     }
 }
 
 #[test]
 fn allows_is_exact_on_the_canonical_form() {
-    let list =
-        OriginList::parse("https://shop.example, https://PAY.example:443/, http://localhost:8080")
-            .unwrap();
+    let list = OriginList::parse("https://shop.example, https://PAY.example:443/, http://localhost:8080").unwrap();
     let cases = [
         ("https://shop.example", true),
         ("https://pay.example", true),
@@ -440,11 +361,7 @@ fn null_is_never_allowed() {
     for text in ["", "https://a.example", "http://localhost"] {
         assert!(!OriginList::parse(text).unwrap().allows("null"), "{text:?}");
     }
-    assert!(
-        !OriginList::parse_with("https://*.example.com", wildcards())
-            .unwrap()
-            .allows("null")
-    );
+    assert!(!OriginList::parse_with("https://*.example.com", wildcards()).unwrap().allows("null"));
     assert!(!tool_visible_to("null", "null", None, &OriginList::empty()));
 }
 
@@ -458,10 +375,7 @@ fn empty_text_is_the_empty_list() {
         assert_eq!(list, OriginList::empty());
         assert!(!list.allows("https://a.example"));
     }
-    assert_eq!(
-        OriginList::from_entries(Vec::<String>::new(), ParseOptions::default()).unwrap(),
-        OriginList::empty()
-    );
+    assert_eq!(OriginList::from_entries(Vec::<String>::new(), ParseOptions::default()).unwrap(), OriginList::empty());
 }
 
 #[test]
@@ -479,10 +393,8 @@ fn the_issue_example_holds() {
 
 #[test]
 fn duplicates_are_merged_with_a_warning() {
-    let list = OriginList::parse(
-        "https://a.example, https://A.EXAMPLE:443, https://b.example, https://a.example/",
-    )
-    .unwrap();
+    let list =
+        OriginList::parse("https://a.example, https://A.EXAMPLE:443, https://b.example, https://a.example/").unwrap();
     assert_eq!(list.to_string(), "https://a.example,https://b.example");
     assert_eq!(list.len(), 2);
     assert_eq!(
@@ -510,12 +422,8 @@ fn duplicates_are_merged_with_a_warning() {
 
 #[test]
 fn an_exact_origin_under_a_wildcard_is_kept_with_a_warning() {
-    let list = OriginList::parse_with("https://a.example.com, https://*.example.com", wildcards())
-        .unwrap();
-    assert_eq!(
-        list.to_string(),
-        "https://a.example.com,https://*.example.com"
-    );
+    let list = OriginList::parse_with("https://a.example.com, https://*.example.com", wildcards()).unwrap();
+    assert_eq!(list.to_string(), "https://a.example.com,https://*.example.com");
     assert_eq!(
         list.warnings(),
         [OriginListWarning::Covered {
@@ -534,27 +442,13 @@ fn an_exact_origin_under_a_wildcard_is_kept_with_a_warning() {
 #[test]
 fn the_array_form_counts_positions_by_item() {
     let options = ParseOptions::default();
-    let list = OriginList::from_entries(["https://shop.example", " https://PAY.example "], options)
-        .unwrap();
-    assert_eq!(
-        list,
-        OriginList::parse("https://shop.example,https://pay.example").unwrap()
-    );
+    let list = OriginList::from_entries(["https://shop.example", " https://PAY.example "], options).unwrap();
+    assert_eq!(list, OriginList::parse("https://shop.example,https://pay.example").unwrap());
 
-    let error = OriginList::from_entries(
-        vec!["https://a.example".to_string(), String::new()],
-        options,
-    )
-    .unwrap_err();
-    assert_eq!(
-        (error.index(), error.position(), error.kind()),
-        (1, 2, OriginErrorKind::Empty)
-    );
+    let error = OriginList::from_entries(vec!["https://a.example".to_string(), String::new()], options).unwrap_err();
+    assert_eq!((error.index(), error.position(), error.kind()), (1, 2, OriginErrorKind::Empty));
 
-    let error = OriginList::from_entries(
-        ["https://a.example", "https://b.example,https://c.example"],
-        options,
-    );
+    let error = OriginList::from_entries(["https://a.example", "https://b.example,https://c.example"], options);
     let error = error.unwrap_err();
     assert_eq!((error.problem(), error.index()), (&OriginError::Comma, 1));
     assert_eq!(
@@ -563,12 +457,8 @@ fn the_array_form_counts_positions_by_item() {
          such as [\"https://a.example\", \"https://b.example\"]"
     );
 
-    let error = OriginList::from_entries(["https://a.example", "https://*.b.example"], options)
-        .unwrap_err();
-    assert_eq!(
-        (error.problem(), error.position()),
-        (&OriginError::WildcardsDisabled, 2)
-    );
+    let error = OriginList::from_entries(["https://a.example", "https://*.b.example"], options).unwrap_err();
+    assert_eq!((error.problem(), error.position()), (&OriginError::WildcardsDisabled, 2));
     let list = OriginList::from_entries(["https://*.b.example"], wildcards()).unwrap();
     assert!(list.allows("https://x.b.example"));
 }
@@ -594,14 +484,8 @@ fn display_parses_back_to_an_equal_list() {
 #[test]
 fn equality_follows_the_canonical_entries_in_order() {
     let a = OriginList::parse("https://a.example,https://b.example").unwrap();
-    assert_eq!(
-        a,
-        OriginList::parse("HTTPS://A.example:443/ , https://b.example").unwrap()
-    );
-    assert_ne!(
-        a,
-        OriginList::parse("https://b.example,https://a.example").unwrap()
-    );
+    assert_eq!(a, OriginList::parse("HTTPS://A.example:443/ , https://b.example").unwrap());
+    assert_ne!(a, OriginList::parse("https://b.example,https://a.example").unwrap());
     assert_ne!(a, OriginList::parse("https://a.example").unwrap());
 }
 
@@ -614,12 +498,7 @@ fn every_kind_has_a_stable_name() {
         (OriginError::Whitespace, "whitespace"),
         (OriginError::Comma, "comma"),
         (missing(None), "missing_scheme"),
-        (
-            OriginError::NotAUrl {
-                reason: String::new(),
-            },
-            "not_a_url",
-        ),
+        (OriginError::NotAUrl { reason: String::new() }, "not_a_url"),
         (scheme("ftp"), "unsupported_scheme"),
         (credentials(""), "credentials"),
         (path(""), "path"),
@@ -640,14 +519,8 @@ fn every_kind_has_a_stable_name() {
 
 #[test]
 fn suggestions_are_exposed_for_code() {
-    assert_eq!(
-        path("https://a.example").suggestion(),
-        Some("https://a.example")
-    );
-    assert_eq!(
-        missing(Some("https://a.example")).suggestion(),
-        Some("https://a.example")
-    );
+    assert_eq!(path("https://a.example").suggestion(), Some("https://a.example"));
+    assert_eq!(missing(Some("https://a.example")).suggestion(), Some("https://a.example"));
     assert_eq!(missing(None).suggestion(), None);
     assert_eq!(OriginError::AnyOrigin.suggestion(), None);
 }
@@ -657,10 +530,7 @@ fn long_entries_are_cut_in_messages() {
     let long = format!("https://a.example/{}", "x".repeat(500));
     let error = OriginList::parse(&long).unwrap_err();
     let quoted = format!("\"{}\"…", &long[..100]);
-    assert_eq!(
-        error.to_string(),
-        format!("entry 1 ({quoted}): origins have no path: did you mean https://a.example?")
-    );
+    assert_eq!(error.to_string(), format!("entry 1 ({quoted}): origins have no path: did you mean https://a.example?"));
     assert_eq!(error.entry(), long, "the full entry stays available");
 }
 
@@ -668,36 +538,14 @@ fn long_entries_are_cut_in_messages() {
 fn an_origin_has_its_parts() {
     let cases = [
         ("https://shop.example", "https", "shop.example", None, 443),
-        (
-            "https://shop.example:8443",
-            "https",
-            "shop.example",
-            Some(8443),
-            8443,
-        ),
-        (
-            "http://localhost:8080",
-            "http",
-            "localhost",
-            Some(8080),
-            8080,
-        ),
+        ("https://shop.example:8443", "https", "shop.example", Some(8443), 8443),
+        ("http://localhost:8080", "http", "localhost", Some(8080), 8080),
         ("http://[::1]", "http", "[::1]", None, 80),
-        (
-            "https://[2001:db8::1]:444",
-            "https",
-            "[2001:db8::1]",
-            Some(444),
-            444,
-        ),
+        ("https://[2001:db8::1]:444", "https", "[2001:db8::1]", Some(444), 444),
     ];
     for (text, scheme, host, port, effective) in cases {
         let origin = Origin::parse_entry(text).unwrap();
-        assert_eq!(
-            (origin.scheme(), origin.host(), origin.port()),
-            (scheme, host, port),
-            "{text}"
-        );
+        assert_eq!((origin.scheme(), origin.host(), origin.port()), (scheme, host, port), "{text}");
         assert_eq!(origin.port_or_default(), effective, "{text}");
     }
 }
@@ -705,19 +553,11 @@ fn an_origin_has_its_parts() {
 #[test]
 fn an_origin_serializes_like_event_origin() {
     let origin = Origin::parse_entry("HTTPS://Bücher.example:443").unwrap();
-    assert_eq!(
-        serde_json::to_string(&origin).unwrap(),
-        "\"https://xn--bcher-kva.example\""
-    );
+    assert_eq!(serde_json::to_string(&origin).unwrap(), "\"https://xn--bcher-kva.example\"");
     let back: Origin = serde_json::from_str("\"https://xn--bcher-kva.example/\"").unwrap();
     assert_eq!(back, origin);
-    let refused = serde_json::from_str::<Origin>("\"http://a.example\"")
-        .unwrap_err()
-        .to_string();
-    assert!(
-        refused.starts_with("http is only allowed for localhost"),
-        "{refused}"
-    );
+    let refused = serde_json::from_str::<Origin>("\"http://a.example\"").unwrap_err().to_string();
+    assert!(refused.starts_with("http is only allowed for localhost"), "{refused}");
 }
 
 #[test]
@@ -726,17 +566,12 @@ fn a_pattern_parses_alone() {
     assert!(wildcard.is_wildcard());
     assert_eq!(wildcard.as_str(), "https://*.example.com");
     assert!(wildcard.matches("https://a.example.com"));
-    let OriginPattern::Wildcard(inner) = &wildcard else {
-        unreachable!()
-    };
+    let OriginPattern::Wildcard(inner) = &wildcard else { unreachable!() };
     assert_eq!((inner.scheme(), inner.base()), ("https", "example.com"));
     let exact = OriginPattern::parse("https://a.example", ParseOptions::default()).unwrap();
     assert!(!exact.is_wildcard());
     assert!(exact.matches("https://a.example") && !exact.matches("https://b.example"));
-    assert_eq!(
-        OriginPattern::parse("https://*.com", wildcards()),
-        Err(public_suffix("com"))
-    );
+    assert_eq!(OriginPattern::parse("https://*.com", wildcards()), Err(public_suffix("com")));
 }
 
 #[test]
@@ -760,10 +595,6 @@ fn visibility_follows_the_owner_then_the_tool_list_then_the_page_list() {
         ("https://store.example:443", None, &page, false),
     ];
     for (caller, tool_list, page_list, visible) in cases {
-        assert_eq!(
-            tool_visible_to(caller, owner, tool_list, page_list),
-            visible,
-            "{caller} tool={tool_list:?}"
-        );
+        assert_eq!(tool_visible_to(caller, owner, tool_list, page_list), visible, "{caller} tool={tool_list:?}");
     }
 }

@@ -39,26 +39,12 @@ fn scheme() -> impl Strategy<Value = &'static str> {
 }
 
 fn port() -> impl Strategy<Value = &'static str> {
-    prop_oneof![
-        Just(""),
-        Just(":443"),
-        Just(":80"),
-        Just(":8443"),
-        Just(":0"),
-        Just(":")
-    ]
+    prop_oneof![Just(""), Just(":443"), Just(":80"), Just(":8443"), Just(":0"), Just(":")]
 }
 
 /// One list entry as a person might write it: an origin, maybe a wildcard, maybe with a slash or spaces.
 fn entry() -> impl Strategy<Value = String> {
-    (
-        scheme(),
-        any::<bool>(),
-        host(),
-        port(),
-        prop_oneof![Just(""), Just("/"), Just("/x"), Just("?q")],
-        any::<bool>(),
-    )
+    (scheme(), any::<bool>(), host(), port(), prop_oneof![Just(""), Just("/"), Just("/x"), Just("?q")], any::<bool>())
         .prop_map(|(scheme, star, host, port, tail, padded)| {
             let star = if star { "*." } else { "" };
             let pad = if padded { " " } else { "" };
@@ -100,19 +86,14 @@ fn reference_allows(list: &OriginList, candidate: &str) -> bool {
                     .filter(|(_, p)| p.chars().all(|c| c.is_ascii_digit()))
                     .map(|(_, p)| format!(":{p}"))
                     .unwrap_or_default();
-            let Some(extra) = domain
-                .strip_suffix(wildcard.base())
-                .and_then(|d| d.strip_suffix('.'))
-            else {
+            let Some(extra) = domain.strip_suffix(wildcard.base()).and_then(|d| d.strip_suffix('.')) else {
                 return false;
             };
             url.scheme() == wildcard.scheme()
                 && same_port
                 && extra.split('.').all(|label| {
                     !label.is_empty()
-                        && label.chars().all(|c| {
-                            c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_'
-                        })
+                        && label.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
                 })
         }
     })

@@ -3,19 +3,14 @@
 
 use url::{Host, ParseError, Url};
 
-use super::host::{
-    DomainProblem, check_domain, is_potentially_trustworthy, is_public_suffix, is_trustworthy_text,
-};
+use super::host::{DomainProblem, check_domain, is_potentially_trustworthy, is_public_suffix, is_trustworthy_text};
 use super::{Origin, OriginError, OriginPattern, ParseOptions, WildcardOrigin};
 
 /// The label that stands in for `*` while the `url` crate canonicalizes a wildcard's host.
 const STAND_IN: &str = "a";
 
 /// Parses one trimmed entry into an exact origin or, when `options` allow it, a wildcard.
-pub(crate) fn parse_pattern(
-    text: &str,
-    options: ParseOptions,
-) -> Result<OriginPattern, OriginError> {
+pub(crate) fn parse_pattern(text: &str, options: ParseOptions) -> Result<OriginPattern, OriginError> {
     check_text(text)?;
     check_scheme_prefix(text)?;
     let Some(scheme_end) = text.find("://") else {
@@ -26,9 +21,7 @@ pub(crate) fn parse_pattern(
         return Err(OriginError::MalformedWildcard { suggestion: None });
     }
     if !is_scheme_syntax(scheme) {
-        return Err(OriginError::MissingScheme {
-            suggestion: guess_origin(authority),
-        });
+        return Err(OriginError::MissingScheme { suggestion: guess_origin(authority) });
     }
     if !authority.starts_with('*') {
         return parse_url(text).map(OriginPattern::Exact);
@@ -66,9 +59,7 @@ fn check_scheme_prefix(text: &str) -> Result<(), OriginError> {
 /// Whether `scheme` is written as URL schemes are: a letter, then letters, digits, `+`, `-` or `.`.
 fn is_scheme_syntax(scheme: &str) -> bool {
     let mut bytes = scheme.bytes();
-    bytes
-        .next()
-        .is_some_and(|first| first.is_ascii_alphabetic())
+    bytes.next().is_some_and(|first| first.is_ascii_alphabetic())
         && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
 }
 
@@ -105,14 +96,10 @@ fn check_text(text: &str) -> Result<(), OriginError> {
 /// The error for an entry without `://`, with a guess at what was meant.
 fn missing_scheme(text: &str) -> OriginError {
     if let Some(rest) = text.strip_prefix("*.") {
-        let suggestion = parse_wildcard("https", rest)
-            .ok()
-            .map(|w| w.as_str().to_owned());
+        let suggestion = parse_wildcard("https", rest).ok().map(|w| w.as_str().to_owned());
         return OriginError::MalformedWildcard { suggestion };
     }
-    OriginError::MissingScheme {
-        suggestion: guess_origin(text),
-    }
+    OriginError::MissingScheme { suggestion: guess_origin(text) }
 }
 
 /// What an entry without `://` probably meant: `https:a.example` -> `https://a.example`, `shop.example/app` ->
@@ -142,14 +129,10 @@ fn parse_url(text: &str) -> Result<Origin, OriginError> {
     let url = Url::parse(text).map_err(from_url_error)?;
     let scheme = url.scheme();
     if scheme != "https" && scheme != "http" {
-        return Err(OriginError::UnsupportedScheme {
-            scheme: scheme.to_owned(),
-        });
+        return Err(OriginError::UnsupportedScheme { scheme: scheme.to_owned() });
     }
     let Some(host) = url.host() else {
-        return Err(OriginError::InvalidHost {
-            reason: "it is empty".to_owned(),
-        });
+        return Err(OriginError::InvalidHost { reason: "it is empty".to_owned() });
     };
     if let Host::Domain(domain) = host {
         check_domain(domain).map_err(domain_error)?;
@@ -161,9 +144,7 @@ fn parse_url(text: &str) -> Result<Origin, OriginError> {
     let host_text = host.to_string();
     if scheme == "http" && !is_potentially_trustworthy(&host) {
         let https_port = port.filter(|port| *port != 443);
-        let suggestion = Origin::from_parts("https", &host_text, https_port)
-            .as_str()
-            .to_owned();
+        let suggestion = Origin::from_parts("https", &host_text, https_port).as_str().to_owned();
         return Err(OriginError::InsecureHttp { suggestion });
     }
     let origin = Origin::from_parts(scheme, &host_text, port);
@@ -176,34 +157,20 @@ fn check_nothing_more(text: &str, url: &Url, canonical: &str) -> Result<(), Orig
     let suggestion = || canonical.to_owned();
     // `https://@a.example` parses with empty credentials: look at the text too.
     let after_scheme = text.split_once("://").map_or(text, |(_, rest)| rest);
-    let authority = after_scheme
-        .split(['/', '\\', '?', '#'])
-        .next()
-        .unwrap_or_default();
+    let authority = after_scheme.split(['/', '\\', '?', '#']).next().unwrap_or_default();
     if !url.username().is_empty() || url.password().is_some() || authority.contains('@') {
-        return Err(OriginError::Credentials {
-            suggestion: suggestion(),
-        });
+        return Err(OriginError::Credentials { suggestion: suggestion() });
     }
     // The URL parser resolves `/./` and `/%2e` to `/`: look at the text too.
-    let path = after_scheme[authority.len()..]
-        .split(['?', '#'])
-        .next()
-        .unwrap_or_default();
+    let path = after_scheme[authority.len()..].split(['?', '#']).next().unwrap_or_default();
     if url.path() != "/" || !matches!(path, "" | "/") {
-        return Err(OriginError::Path {
-            suggestion: suggestion(),
-        });
+        return Err(OriginError::Path { suggestion: suggestion() });
     }
     if url.query().is_some() {
-        return Err(OriginError::Query {
-            suggestion: suggestion(),
-        });
+        return Err(OriginError::Query { suggestion: suggestion() });
     }
     if url.fragment().is_some() {
-        return Err(OriginError::Fragment {
-            suggestion: suggestion(),
-        });
+        return Err(OriginError::Fragment { suggestion: suggestion() });
     }
     Ok(())
 }
@@ -218,77 +185,60 @@ fn parse_wildcard(scheme: &str, rest: &str) -> Result<WildcardOrigin, OriginErro
         None => Err(OriginError::MalformedWildcard { suggestion: None }),
     };
     let origin = parse_url(&format!("{scheme}://{STAND_IN}.{rest}")).map_err(|error| {
-        let rewritten =
-            match error {
-                OriginError::Credentials { suggestion } => wildcard_of(suggestion)
-                    .map(|suggestion| OriginError::Credentials { suggestion }),
-                OriginError::Path { suggestion } => {
-                    wildcard_of(suggestion).map(|suggestion| OriginError::Path { suggestion })
-                }
-                OriginError::Query { suggestion } => {
-                    wildcard_of(suggestion).map(|suggestion| OriginError::Query { suggestion })
-                }
-                OriginError::Fragment { suggestion } => {
-                    wildcard_of(suggestion).map(|suggestion| OriginError::Fragment { suggestion })
-                }
-                OriginError::InsecureHttp { suggestion } => wildcard_of(suggestion)
-                    .map(|suggestion| OriginError::InsecureHttp { suggestion }),
-                other => Ok(other),
-            };
+        let rewritten = match error {
+            OriginError::Credentials { suggestion } => {
+                wildcard_of(suggestion).map(|suggestion| OriginError::Credentials { suggestion })
+            }
+            OriginError::Path { suggestion } => {
+                wildcard_of(suggestion).map(|suggestion| OriginError::Path { suggestion })
+            }
+            OriginError::Query { suggestion } => {
+                wildcard_of(suggestion).map(|suggestion| OriginError::Query { suggestion })
+            }
+            OriginError::Fragment { suggestion } => {
+                wildcard_of(suggestion).map(|suggestion| OriginError::Fragment { suggestion })
+            }
+            OriginError::InsecureHttp { suggestion } => {
+                wildcard_of(suggestion).map(|suggestion| OriginError::InsecureHttp { suggestion })
+            }
+            other => Ok(other),
+        };
         rewritten.unwrap_or_else(|malformed| malformed)
     })?;
     // The URL parser refuses `a.1.2.3` (a name ending in a number), so the host is a domain that starts with the
     // stand-in label; anything else is refused all the same.
-    let base = origin
-        .host()
-        .strip_prefix(STAND_IN)
-        .and_then(|h| h.strip_prefix('.'))
-        .unwrap_or_default();
+    let base = origin.host().strip_prefix(STAND_IN).and_then(|h| h.strip_prefix('.')).unwrap_or_default();
     let bare = base.strip_suffix('.').unwrap_or(base);
     if bare.is_empty() {
         return Err(OriginError::MalformedWildcard { suggestion: None });
     }
     if is_public_suffix(bare) {
-        return Err(OriginError::WildcardOnPublicSuffix {
-            suffix: bare.to_owned(),
-        });
+        return Err(OriginError::WildcardOnPublicSuffix { suffix: bare.to_owned() });
     }
-    Ok(WildcardOrigin::from_parts(
-        origin.scheme(),
-        base,
-        origin.port(),
-    ))
+    Ok(WildcardOrigin::from_parts(origin.scheme(), base, origin.port()))
 }
 
 /// The error for a domain that the URL parser accepted but our rules refuse.
 fn domain_error(problem: DomainProblem) -> OriginError {
     match problem {
         DomainProblem::Star => OriginError::MalformedWildcard { suggestion: None },
-        DomainProblem::EmptyLabel => OriginError::InvalidHost {
-            reason: "it has an empty label".to_owned(),
-        },
-        DomainProblem::Character(c) => OriginError::InvalidHost {
-            reason: format!("it holds {c:?}; hosts hold letters, digits, - and _"),
-        },
+        DomainProblem::EmptyLabel => OriginError::InvalidHost { reason: "it has an empty label".to_owned() },
+        DomainProblem::Character(c) => {
+            OriginError::InvalidHost { reason: format!("it holds {c:?}; hosts hold letters, digits, - and _") }
+        }
     }
 }
 
 /// Maps a URL parser error to ours.
 fn from_url_error(error: ParseError) -> OriginError {
-    let invalid_host = |reason: &str| OriginError::InvalidHost {
-        reason: reason.to_owned(),
-    };
+    let invalid_host = |reason: &str| OriginError::InvalidHost { reason: reason.to_owned() };
     match error {
         ParseError::EmptyHost => invalid_host("it is empty"),
         ParseError::IdnaError => invalid_host("it is not a valid domain name"),
         ParseError::InvalidIpv4Address => invalid_host("it is not a valid IPv4 address"),
         ParseError::InvalidIpv6Address => invalid_host("it is not a valid IPv6 address"),
-        ParseError::InvalidDomainCharacter => {
-            invalid_host("it holds a character that hosts cannot hold")
-        }
+        ParseError::InvalidDomainCharacter => invalid_host("it holds a character that hosts cannot hold"),
         ParseError::InvalidPort => OriginError::InvalidPort,
-        other => OriginError::NotAUrl {
-            reason: other.to_string(),
-        },
+        other => OriginError::NotAUrl { reason: other.to_string() },
     }
 }

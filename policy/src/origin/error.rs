@@ -20,9 +20,7 @@ pub enum OriginError {
     )]
     NullOrigin,
     /// The entry is empty or only whitespace (`a,,b`, a trailing comma, an empty array item).
-    #[error(
-        "the entry is empty; remove it (and its extra comma), or write an origin such as https://widget.example"
-    )]
+    #[error("the entry is empty; remove it (and its extra comma), or write an origin such as https://widget.example")]
     Empty,
     /// The entry holds whitespace or a control character inside it.
     #[error(
@@ -81,25 +79,19 @@ pub enum OriginError {
         suggestion: String,
     },
     /// `http` on a host that is not potentially trustworthy.
-    #[error(
-        "http is only allowed for localhost, *.localhost, 127.0.0.0/8 and [::1]: did you mean {suggestion}?"
-    )]
+    #[error("http is only allowed for localhost, *.localhost, 127.0.0.0/8 and [::1]: did you mean {suggestion}?")]
     InsecureHttp {
         /// The same origin over https.
         suggestion: String,
     },
     /// The host is not a valid domain name or IP address.
-    #[error(
-        "the host is not valid ({reason}); write a domain name or an IP address, such as https://widget.example"
-    )]
+    #[error("the host is not valid ({reason}); write a domain name or an IP address, such as https://widget.example")]
     InvalidHost {
         /// What is wrong with it.
         reason: String,
     },
     /// The port is not a number from 1 to 65535.
-    #[error(
-        "the port is not valid; write a number from 1 to 65535, such as https://widget.example:8443"
-    )]
+    #[error("the port is not valid; write a number from 1 to 65535, such as https://widget.example:8443")]
     InvalidPort,
     /// A well-formed wildcard, but wildcards were not enabled.
     #[error(
@@ -168,9 +160,7 @@ impl OriginError {
             | Self::Query { suggestion }
             | Self::Fragment { suggestion }
             | Self::InsecureHttp { suggestion } => Some(suggestion),
-            Self::MissingScheme { suggestion } | Self::MalformedWildcard { suggestion } => {
-                suggestion.as_deref()
-            }
+            Self::MissingScheme { suggestion } | Self::MalformedWildcard { suggestion } => suggestion.as_deref(),
             _ => None,
         }
     }
@@ -274,11 +264,7 @@ pub struct OriginListError {
 
 impl OriginListError {
     pub(crate) fn new(index: usize, entry: &str, problem: OriginError) -> Self {
-        Self {
-            index,
-            entry: entry.trim().to_owned(),
-            problem,
-        }
+        Self { index, entry: entry.trim().to_owned(), problem }
     }
 
     /// The entry's position, counted from 1.
@@ -349,26 +335,12 @@ pub enum OriginListWarning {
 impl fmt::Display for OriginListWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Duplicate {
-                index,
-                entry,
-                first_index,
-                canonical,
-            } => {
+            Self::Duplicate { index, entry, first_index, canonical } => {
                 write!(f, "entry {} (", index + 1)?;
                 write_quoted(f, entry)?;
-                write!(
-                    f,
-                    ") repeats entry {} ({canonical}); the two were merged",
-                    first_index + 1
-                )
+                write!(f, ") repeats entry {} ({canonical}); the two were merged", first_index + 1)
             }
-            Self::Covered {
-                index,
-                canonical,
-                wildcard_index,
-                wildcard,
-            } => write!(
+            Self::Covered { index, canonical, wildcard_index, wildcard } => write!(
                 f,
                 "entry {} ({canonical}) is already allowed by entry {} ({wildcard}); remove one of them",
                 index + 1,

@@ -64,23 +64,13 @@ mod tests {
     #[test]
     fn different_origins_hash_differently() {
         let state = FixedState::default();
-        let texts = [
-            "https://a.example",
-            "https://b.example",
-            "https://a.example:8443",
-            "http://a.example",
-            "",
-        ];
+        let texts = ["https://a.example", "https://b.example", "https://a.example:8443", "http://a.example", ""];
         let hashes: Vec<u64> = texts.iter().map(|t| state.hash_one(t)).collect();
         for (i, a) in hashes.iter().enumerate() {
             for b in &hashes[i + 1..] {
                 assert_ne!(a, b);
             }
         }
-        assert_eq!(
-            state.hash_one("https://a.example"),
-            hashes[0],
-            "the hash is fixed"
-        );
+        assert_eq!(state.hash_one("https://a.example"), hashes[0], "the hash is fixed");
     }
 }

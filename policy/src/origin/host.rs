@@ -14,10 +14,7 @@ pub(crate) const fn is_label_byte(byte: u8) -> bool {
 /// Whether `labels` is one or more non-empty labels of [`is_label_byte`] bytes joined by single dots (no leading,
 /// trailing or doubled dot). Allocation-free: the hot path of wildcard matching uses it.
 pub(crate) fn is_label_sequence(labels: &str) -> bool {
-    !labels.is_empty()
-        && labels
-            .split('.')
-            .all(|label| !label.is_empty() && label.bytes().all(is_label_byte))
+    !labels.is_empty() && labels.split('.').all(|label| !label.is_empty() && label.bytes().all(is_label_byte))
 }
 
 /// What is wrong with a canonical domain name, if anything.
@@ -42,10 +39,7 @@ pub(crate) fn check_domain(domain: &str) -> Result<(), DomainProblem> {
         if label.is_empty() {
             return Err(DomainProblem::EmptyLabel);
         }
-        if let Some(bad) = label
-            .chars()
-            .find(|c| !c.is_ascii() || !is_label_byte(*c as u8))
-        {
+        if let Some(bad) = label.chars().find(|c| !c.is_ascii() || !is_label_byte(*c as u8)) {
             return Err(DomainProblem::Character(bad));
         }
     }

@@ -69,8 +69,8 @@ impl OriginList {
         let mut first_seen: Vec<usize> = Vec::new();
         for (index, entry) in entries.into_iter().enumerate() {
             let entry = entry.as_ref();
-            let pattern = OriginPattern::parse(entry, options)
-                .map_err(|problem| OriginListError::new(index, entry, problem))?;
+            let pattern =
+                OriginPattern::parse(entry, options).map_err(|problem| OriginListError::new(index, entry, problem))?;
             if let Some(earlier) = list.position_of(&pattern) {
                 list.warnings.push(OriginListWarning::Duplicate {
                     index,
@@ -113,11 +113,7 @@ impl OriginList {
             let OriginPattern::Exact(origin) = entry else {
                 continue;
             };
-            let covering = self
-                .entries
-                .iter()
-                .enumerate()
-                .find(|(_, p)| p.is_wildcard() && p.matches(origin.as_str()));
+            let covering = self.entries.iter().enumerate().find(|(_, p)| p.is_wildcard() && p.matches(origin.as_str()));
             if let Some((wildcard_at, wildcard)) = covering {
                 self.warnings.push(OriginListWarning::Covered {
                     index: first_seen[exact_at],
@@ -132,11 +128,7 @@ impl OriginList {
     /// Whether `origin` (canonical, as the browser reports it in `event.origin`) is allowed. `"null"` never is.
     /// Text that is not canonical (`https://PAY.example`) matches nothing.
     pub fn allows(&self, origin: &str) -> bool {
-        self.exact.contains(origin)
-            || self
-                .wildcards
-                .iter()
-                .any(|wildcard| wildcard.matches(origin))
+        self.exact.contains(origin) || self.wildcards.iter().any(|wildcard| wildcard.matches(origin))
     }
 
     /// What the list accepted but may deserve a fix: merged duplicates, exact origins a wildcard already allows.
@@ -199,9 +191,7 @@ impl fmt::Display for OriginList {
 
 impl fmt::Debug for OriginList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list()
-            .entries(self.entries.iter().map(OriginPattern::as_str))
-            .finish()
+        f.debug_list().entries(self.entries.iter().map(OriginPattern::as_str)).finish()
     }
 }
 

@@ -51,10 +51,7 @@ impl WildcardOrigin {
             text.push(':');
             text.push_str(&port.to_string());
         }
-        Self {
-            star: scheme.len() + "://".len(),
-            serialized: Arc::from(text),
-        }
+        Self { star: scheme.len() + "://".len(), serialized: Arc::from(text) }
     }
 
     /// The canonical text, such as `https://*.example.com`.
@@ -64,31 +61,20 @@ impl WildcardOrigin {
 
     /// `"https"` or `"http"`.
     pub fn scheme(&self) -> &str {
-        self.serialized
-            .get(..self.star - "://".len())
-            .unwrap_or_default()
+        self.serialized.get(..self.star - "://".len()).unwrap_or_default()
     }
 
     /// The domain under which subdomains are allowed, such as `example.com`.
     pub fn base(&self) -> &str {
-        let after = self
-            .serialized
-            .get(self.star + "*.".len()..)
-            .unwrap_or_default();
+        let after = self.serialized.get(self.star + "*.".len()..).unwrap_or_default();
         after.rsplit_once(':').map_or(after, |(base, _)| base)
     }
 
     /// Whether `origin` (canonical, as in `event.origin`) is a subdomain origin this wildcard allows. Allocates
     /// nothing: it slices `origin` around the wildcard's fixed prefix and suffix.
     pub fn matches(&self, origin: &str) -> bool {
-        let (prefix, suffix) = (
-            &self.serialized[..self.star],
-            &self.serialized[self.star + 1..],
-        );
-        origin
-            .strip_prefix(prefix)
-            .and_then(|rest| rest.strip_suffix(suffix))
-            .is_some_and(is_label_sequence)
+        let (prefix, suffix) = (&self.serialized[..self.star], &self.serialized[self.star + 1..]);
+        origin.strip_prefix(prefix).and_then(|rest| rest.strip_suffix(suffix)).is_some_and(is_label_sequence)
     }
 }
 

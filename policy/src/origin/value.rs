@@ -43,11 +43,7 @@ impl Origin {
             text.push(':');
             text.push_str(&port.to_string());
         }
-        Self {
-            serialized: Arc::from(text),
-            host_end,
-            port,
-        }
+        Self { serialized: Arc::from(text), host_end, port }
     }
 
     /// Parses one entry of an origin list, with the same rules as [`OriginList::parse`](super::OriginList::parse)
@@ -75,9 +71,7 @@ impl Origin {
     /// The host: a domain name (lowercase, punycode), an IPv4 address, or an IPv6 address in brackets.
     pub fn host(&self) -> &str {
         let start = self.scheme().len() + "://".len();
-        self.serialized
-            .get(start..self.host_end)
-            .unwrap_or_default()
+        self.serialized.get(start..self.host_end).unwrap_or_default()
     }
 
     /// The port, or `None` when it is the scheme's default (443 for https, 80 for http).
@@ -87,8 +81,7 @@ impl Origin {
 
     /// The port, with the scheme's default filled in.
     pub fn port_or_default(&self) -> u16 {
-        self.port
-            .unwrap_or(if self.scheme() == "https" { 443 } else { 80 })
+        self.port.unwrap_or(if self.scheme() == "https" { 443 } else { 80 })
     }
 }
 

@@ -32,7 +32,5 @@ pub fn tool_visible_to(
     if caller == owner_origin {
         return true;
     }
-    tool_exposed_to
-        .unwrap_or(page_expose_tools_to)
-        .allows(caller)
+    tool_exposed_to.unwrap_or(page_expose_tools_to).allows(caller)
 }
