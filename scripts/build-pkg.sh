@@ -22,9 +22,14 @@ rm -rf "$out.tmp"
 wasm-bindgen --target web --out-dir "$out.tmp" --out-name webmcp_bridge "$wasm"
 if [ $profile = release ]; then
   # -Oz: smallest code; the features are those rustc enables by default for wasm32-unknown-unknown.
-  wasm-opt -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int \
+  if ! wasm-opt -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int \
     --enable-reference-types --enable-multivalue \
-    "$out.tmp/webmcp_bridge_bg.wasm" -o "$out.tmp/webmcp_bridge_bg.wasm"
+    "$out.tmp/webmcp_bridge_bg.wasm" -o "$out.tmp/webmcp_bridge_bg.opt.wasm" 2>"$out.tmp/wasm-opt.log"; then
+    log "warning: wasm-opt $(wasm-opt --version | awk '{print $3}') cannot read this module ($(head -c 200 "$out.tmp/wasm-opt.log")); the package is not size-optimized"
+  else
+    mv "$out.tmp/webmcp_bridge_bg.opt.wasm" "$out.tmp/webmcp_bridge_bg.wasm"
+  fi
+  rm -f "$out.tmp/wasm-opt.log"
 fi
 version=$(awk -F'"' '/^version = /{print $2; exit}' "$ROOT/Cargo.toml")
 cat > "$out.tmp/package.json" <<JSON

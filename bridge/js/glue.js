@@ -38,15 +38,21 @@ function handlerProperty(target, type) {
   };
 }
 
+const readyResolvers = new WeakMap();
+
 export class ModelContext extends EventTarget {
   #handle;
+  #ready;
   #ontoolchange = handlerProperty(this, "toolchange");
   #ontoolresult = handlerProperty(this, "toolresult");
 
   constructor(handle) {
     super();
     this.#handle = handle;
+    this.#ready = new Promise((resolve) => readyResolvers.set(this, resolve));
   }
+  /** Resolves when the bridge knows which tab and frame it is and has resumed its journal (an extension). */
+  get ready() { return this.#ready; }
   registerTool(tool, options) { return this.#handle.registerTool(tool, options ?? {}); }
   unregisterTool(name) { return this.#handle.unregisterTool(name); }
   getTools(options) { return this.#handle.getTools(options ?? {}); }
@@ -59,6 +65,10 @@ export class ModelContext extends EventTarget {
 
 export function makeModelContext(handle) {
   return new ModelContext(handle);
+}
+
+export function markReady(context) {
+  readyResolvers.get(context)?.();
 }
 
 export function fireToolChange(target) {

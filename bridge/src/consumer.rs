@@ -327,6 +327,7 @@ impl State {
                     tool: entry.tool().clone(),
                     provider: entry.provider().clone(),
                     args: entry.args().to_owned(),
+                    resend: false,
                 };
                 self.send_execute(target.peer, request);
             }

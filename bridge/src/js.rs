@@ -8,6 +8,10 @@ extern "C" {
     #[wasm_bindgen(js_name = makeModelContext)]
     pub fn make_model_context(handle: JsValue) -> JsValue;
 
+    /// Resolves the context's `ready` promise.
+    #[wasm_bindgen(js_name = markReady)]
+    pub fn mark_ready(context: &JsValue);
+
     #[wasm_bindgen(js_name = fireToolChange)]
     pub fn fire_tool_change(target: &JsValue);
 

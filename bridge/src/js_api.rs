@@ -389,6 +389,8 @@ export declare class ToolResultEvent extends Event {
 }
 
 export declare class ModelContext extends EventTarget {
+  /** Resolves when the bridge is ready: it knows its tab and frame and resumed its journal (an extension). */
+  readonly ready: Promise<void>;
   registerTool(tool: ToolDefinition, options?: RegisterToolOptions): void;
   unregisterTool(name: string): boolean;
   getTools(options?: GetToolsOptions): Promise<Tool[]>;

@@ -89,5 +89,6 @@ pub(crate) fn claim_owner(core: Rc<Core>) {
             }
             state.announce_presence();
         });
+        js::mark_ready(&core.context.borrow());
     });
 }

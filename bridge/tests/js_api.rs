@@ -76,6 +76,12 @@ async fn local_tool(name: &str) -> JsValue {
 }
 
 #[wasm_bindgen_test]
+async fn ready_resolves_once_the_journal_is_open() {
+    let ready: Promise = get(&mc(), "ready").dyn_into().unwrap();
+    wait(ready).await;
+}
+
+#[wasm_bindgen_test]
 fn install_defines_document_model_context_once() {
     let first = mc();
     let document = web_sys::window().unwrap().document().unwrap();

@@ -2,9 +2,10 @@
 // It records the target origin of every postMessage call that goes through this realm's functions into
 // window.__postMessageLog, so that the end-to-end suite can check that nothing was posted to '*'.
 // What it can see: this window's own postMessage (called by this page, or by a same-origin window that
-// holds a reference to this one) and MessagePort.prototype.postMessage of this realm. What it cannot see:
-// a call on a cross-origin window (otherWindow.postMessage(...)) runs a function the browser makes for the
-// caller, which no page script can wrap.
+// holds a reference to this one), MessagePort.prototype.postMessage of this realm, and every window message the
+// bridge of this page posts, through the bridge's audit hook (window[Symbol.for("webmcp-bridge.postObserver")],
+// entries `via: "bridge"`). A call on a cross-origin window (otherWindow.postMessage(...)) runs a function the
+// browser makes for the caller, which no page script can wrap: the hook is how the bridge's posts are seen.
 (() => {
   "use strict";
   if (Object.prototype.hasOwnProperty.call(window, "__postMessageLog")) return;
@@ -42,6 +43,9 @@
       return Reflect.apply(windowPost, this, arguments);
     },
   });
+  window[Symbol.for("webmcp-bridge.postObserver")] = (targetOrigin, message) => {
+    record({ via: "bridge", targetOrigin: String(targetOrigin), type: typeOf(message) });
+  };
   const portPost = MessagePort.prototype.postMessage;
   Object.defineProperty(MessagePort.prototype, "postMessage", {
     configurable: true,
