@@ -563,3 +563,32 @@ fn every_limit_can_be_changed() {
     };
     assert_eq!(cut.outcome.unwrap_err().message, "abc…");
 }
+
+/// Regression (fuzz crash-e6066b98): a lone UTF-16 surrogate escape is valid JSON, as `JSON.parse` and
+/// `JSON.stringify` agree, even though serde_json refuses it when it builds a string. The scanner accepts it, a
+/// text field reads it as U+FFFD, and a payload keeps it as written.
+#[test]
+fn lone_surrogate_escapes_are_json() {
+    let limits = Limits::default();
+    let crash = r#"[{"type":"","reequstIds":["a","b"]},{"type":"WEBMCP_CALL_STATUS_RESPONSE","reques.Id":"c0","state":"run\\\\++\\\\\\P_CALL_ACK","reequstIdWEBMCP_CALL_STATUS_RESPONSEs":"p2"},{"type":"WEBMCP_GOIN'\udb1c[[G_AWAY"}]"#;
+    let batch = webmcp_policy::decode_batch(crash, &limits).unwrap();
+    assert_eq!(batch.len(), 3);
+    assert_eq!(batch[0], Ok(Decoded::NotOurs));
+    assert_eq!(batch[1].as_ref().unwrap_err().to_string(), "requestId: missing");
+    assert_eq!(batch[2], Ok(Decoded::NotOurs));
+
+    let text = JsonText::parse(r#""\udb1c[[G""#, &limits).unwrap();
+    assert_eq!(text.as_str(), r#""\udb1c[[G""#);
+    assert!(text.to_value().is_err());
+
+    let failure_text = format!(r#"{{{DONE},"success":false,"error":"a\ud800b","code":"tool_error"}}"#);
+    let Ok(Decoded::Message(Message::ExecuteResponse(response))) = decode(&failure_text, &limits) else {
+        panic!("{failure_text}")
+    };
+    assert_eq!(response.outcome.unwrap_err().message, "a\u{fffd}b");
+    let args_text = format!(r#"{{{EXEC},"args":{{"q":"\udc00"}}}}"#);
+    let Ok(Decoded::Message(Message::ExecuteRequest(request))) = decode(&args_text, &limits) else {
+        panic!("{args_text}")
+    };
+    assert_eq!(request.args.as_str(), r#"{"q":"\udc00"}"#);
+}

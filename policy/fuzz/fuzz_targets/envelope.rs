@@ -35,7 +35,9 @@ fuzz_target!(|data: &[u8]| {
     match serde_json::from_str::<serde_json::Value>(text) {
         Ok(_) => assert!(ours.is_ok(), "serde_json accepts {text:?}, the scanner says {ours:?}"),
         Err(theirs) => {
-            let beyond_grammar = ["out of range", "surrogate", "recursion limit"]
+            // serde_json's "unexpected end of hex escape" is a lone leading surrogate (crash-e6066b98), not a
+            // grammar error: JSON.parse accepts it.
+            let beyond_grammar = ["out of range", "surrogate", "end of hex escape", "recursion limit"]
                 .iter()
                 .any(|reason| theirs.to_string().contains(reason));
             if !beyond_grammar {
