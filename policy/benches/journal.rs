@@ -1,2 +1,136 @@
-//! (being written)
+//! Cost of the once-only journals with a `MemoryStore` (the bridge adds its sessionStorage writes on top):
+//! - one call's whole life in the caller's journal (start, sent, response, ack) and in the tool page's journal
+//!   (execute, finish, ack), in a steady state where pruning runs on every write;
+//! - opening a caller's journal that holds 1000 calls in flight, and a tool page's journal that holds 1000 kept
+//!   results.
+//!
+//! Run with `cargo bench -p webmcp-policy --bench journal`.
+
+#[cfg(not(target_arch = "wasm32"))]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a benchmark whose inputs do not behave as described must stop at once"
+)]
+mod native {
+    use std::hint::black_box;
+
+    use criterion::{BatchSize, Criterion, criterion_group};
+    use webmcp_policy::journal::{
+        ConsumerJournal, ExecuteDecision, JournalConfig, MemoryStore, NewCall, Owner, ProviderJournal, ProviderWindow,
+        Recovery, Start, ToolOutcome,
+    };
+    use webmcp_policy::{RequestId, ToolName};
+
+    const T0: u64 = 1_700_000_000_000;
+    const CALLER: &str = "https://caller.example";
+
+    /// 10,000 distinct wire ids, used in turn: far more than either journal keeps, so none is still recorded
+    /// when it comes back.
+    fn wire_ids() -> Vec<RequestId> {
+        (0..10_000).map(|n| RequestId::new(format!("c_{n:022}")).unwrap()).collect()
+    }
+
+    fn call(wire_id: &RequestId) -> NewCall {
+        NewCall {
+            call_id: None,
+            wire_id: wire_id.clone(),
+            tool: ToolName::new("add_to_cart").unwrap(),
+            provider: ProviderWindow::new("https://shop.example", "frame:top/0", true),
+            args: r#"{"sku":"margherita","quantity":2,"note":"no olives"}"#.to_owned(),
+        }
+    }
+
+    fn result() -> ToolOutcome {
+        ToolOutcome::Completed {
+            result: r#"{"content":[{"type":"text","text":"Added 2 margherita to the cart"}]}"#.to_owned(),
+        }
+    }
+
+    fn consumer_cycle(c: &mut Criterion) {
+        let ids = wire_ids();
+        let owner = Owner::new("t5Yq0bX2", "top").unwrap();
+        let (mut journal, _) = ConsumerJournal::open(MemoryStore::durable(), owner, JournalConfig::default(), T0);
+        let mut n = 0usize;
+        c.bench_function("journal/consumer/start_sent_response_ack", |b| {
+            b.iter(|| {
+                let wire = &ids[n % ids.len()];
+                let now = T0 + n as u64;
+                n += 1;
+                assert_eq!(journal.start(call(wire), now), Ok(Start::New));
+                assert!(journal.mark_sent(wire, now));
+                let settled = journal.on_response(wire, result(), now + 1).expect("settles");
+                journal.mark_acked(std::slice::from_ref(wire));
+                black_box(settled)
+            })
+        });
+    }
+
+    fn provider_cycle(c: &mut Criterion) {
+        let ids = wire_ids();
+        let owner = Owner::new("p7Kd2mQ9", "top/0").unwrap();
+        let mut journal = ProviderJournal::open(MemoryStore::durable(), owner, JournalConfig::default(), T0);
+        let tool = ToolName::new("add_to_cart").unwrap();
+        let mut n = 0usize;
+        c.bench_function("journal/provider/execute_finish_ack", |b| {
+            b.iter(|| {
+                let wire = &ids[n % ids.len()];
+                let now = T0 + n as u64;
+                n += 1;
+                assert_eq!(journal.on_execute(CALLER, wire, &tool, now), ExecuteDecision::Run);
+                let answer = journal.on_finish(CALLER, wire, result(), now + 1).expect("runs here");
+                journal.on_ack(CALLER, std::slice::from_ref(wire), now + 2);
+                black_box(answer)
+            })
+        });
+    }
+
+    fn open_1000(c: &mut Criterion) {
+        let ids = wire_ids();
+        let consumer_owner = Owner::new("t5Yq0bX2", "top").unwrap();
+        let (mut consumer, _) =
+            ConsumerJournal::open(MemoryStore::durable(), consumer_owner.clone(), JournalConfig::default(), T0);
+        for wire in &ids[..1000] {
+            assert_eq!(consumer.start(call(wire), T0), Ok(Start::New));
+            assert!(consumer.mark_sent(wire, T0));
+        }
+        let consumer_store = consumer.into_store();
+        let (_, recoveries) =
+            ConsumerJournal::open(consumer_store.clone(), consumer_owner.clone(), JournalConfig::default(), T0 + 1);
+        assert_eq!(recoveries.len(), 1000);
+        assert!(matches!(recoveries[0], Recovery::AskStatus { .. }));
+        c.bench_function("journal/consumer/open_1000_in_flight", |b| {
+            b.iter_batched(
+                || consumer_store.clone(),
+                |store| ConsumerJournal::open(store, consumer_owner.clone(), JournalConfig::default(), T0 + 1),
+                BatchSize::LargeInput,
+            )
+        });
+
+        let provider_owner = Owner::new("p7Kd2mQ9", "top/0").unwrap();
+        let mut provider =
+            ProviderJournal::open(MemoryStore::durable(), provider_owner.clone(), JournalConfig::default(), T0);
+        let tool = ToolName::new("add_to_cart").unwrap();
+        for wire in &ids[..1000] {
+            assert_eq!(provider.on_execute(CALLER, wire, &tool, T0), ExecuteDecision::Run);
+            provider.on_finish(CALLER, wire, result(), T0).expect("runs here");
+        }
+        let provider_store = provider.into_store();
+        assert_eq!(provider_store.len(), 1000);
+        c.bench_function("journal/provider/open_1000_results", |b| {
+            b.iter_batched(
+                || provider_store.clone(),
+                |store| ProviderJournal::open(store, provider_owner.clone(), JournalConfig::default(), T0 + 1),
+                BatchSize::LargeInput,
+            )
+        });
+    }
+
+    criterion_group!(benches, consumer_cycle, provider_cycle, open_1000);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+criterion::criterion_main!(native::benches);
+
+#[cfg(target_arch = "wasm32")]
 fn main() {}

@@ -273,6 +273,12 @@ struct StoredCall<'a> {
     ack: Option<Cow<'a, str>>,
 }
 
+impl super::Versioned for StoredCall<'_> {
+    fn version(&self) -> u64 {
+        self.v
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StoredProvider<'a> {

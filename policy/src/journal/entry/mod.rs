@@ -70,20 +70,40 @@ struct VersionProbe {
     v: Value,
 }
 
+/// A stored form, which carries its format version.
+trait Versioned {
+    fn version(&self) -> u64;
+}
+
 /// Decodes `text` as a current-version entry of type `T`, telling an other-version entry from a malformed one.
-fn decode_versioned<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, EntryError> {
-    const NOT_AN_OBJECT: &str = "not a JSON object with a version \"v\"";
+/// A valid entry is parsed once; only a refused one is parsed again, to say why.
+fn decode_versioned<'de, T: Deserialize<'de> + Versioned>(text: &'de str) -> Result<T, EntryError> {
     if !text.trim_start().starts_with('{') {
         return Err(EntryError::NotAnEntry(NOT_AN_OBJECT.into()));
     }
-    let probe: VersionProbe = serde_json::from_str(text).map_err(|e| match e.classify() {
-        serde_json::error::Category::Data => EntryError::NotAnEntry(NOT_AN_OBJECT.into()),
-        _ => EntryError::NotAnEntry(format!("not JSON: {e}")),
-    })?;
+    match serde_json::from_str::<T>(text) {
+        Ok(stored) if stored.version() == ENTRY_VERSION => Ok(stored),
+        Ok(stored) => Err(EntryError::OtherVersion { found: stored.version() }),
+        Err(error) => Err(why_refused(text, &error)),
+    }
+}
+
+const NOT_AN_OBJECT: &str = "not a JSON object with a version \"v\"";
+
+/// Why `text`, which did not decode as a current entry, was refused: not JSON, no version, another version,
+/// or `error` in an entry of this version.
+fn why_refused(text: &str, error: &serde_json::Error) -> EntryError {
+    let probe: VersionProbe = match serde_json::from_str(text) {
+        Ok(probe) => probe,
+        Err(e) if e.classify() == serde_json::error::Category::Data => {
+            return EntryError::NotAnEntry(NOT_AN_OBJECT.into());
+        }
+        Err(e) => return EntryError::NotAnEntry(format!("not JSON: {e}")),
+    };
     match probe.v.as_u64() {
-        Some(ENTRY_VERSION) => serde_json::from_str(text).map_err(|e| EntryError::Malformed(e.to_string())),
-        Some(found) => Err(EntryError::OtherVersion { found }),
-        None => Err(EntryError::NotAnEntry(format!("its version is {}", probe.v))),
+        Some(ENTRY_VERSION) => EntryError::Malformed(error.to_string()),
+        Some(found) => EntryError::OtherVersion { found },
+        None => EntryError::NotAnEntry(format!("its version is {}", probe.v)),
     }
 }
 

@@ -219,12 +219,24 @@ struct StoredRecord<'a> {
     r: Option<StoredToolOutcome<'a>>,
 }
 
+impl super::Versioned for StoredRecord<'_> {
+    fn version(&self) -> u64 {
+        self.v
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StoredMeta<'a> {
     v: u64,
     o: StoredOwner<'a>,
     h: u64,
+}
+
+impl super::Versioned for StoredMeta<'_> {
+    fn version(&self) -> u64 {
+        self.v
+    }
 }
 
 /// A provider's answer: `{"ok":"<json>"}` or `{"e":{…}}`.
