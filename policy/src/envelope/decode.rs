@@ -121,7 +121,8 @@ pub(super) enum Field {
     Bridge,
 }
 
-pub(super) const FIELD_COUNT: usize = 17;
+/// How many fields there are (`Bridge` stays the last variant).
+pub(super) const FIELD_COUNT: usize = Field::Bridge as usize + 1;
 
 impl Field {
     fn of(name: &str) -> Option<Self> {
@@ -213,7 +214,9 @@ fn read_message(scanner: &mut Scanner<'_>, limits: &Limits) -> Result<Read, Synt
         {
             envelope.message_type.get_or_insert(found);
         }
-        let slot = &mut envelope.slots[field as usize];
+        let Some(slot) = envelope.slots.get_mut(field as usize) else {
+            return Ok(());
+        };
         if slot.is_some() {
             envelope.repeated.get_or_insert(field);
         } else {

@@ -95,7 +95,7 @@ impl<'t> Fields<'_, 't> {
 
     /// The field's value, absent or not.
     fn slot(&self, field: Field) -> Option<&ValueScan> {
-        self.envelope.slots[field as usize].as_ref()
+        self.envelope.slots.get(field as usize).and_then(Option::as_ref)
     }
 
     /// The field's value, unless it is absent or `null`.
