@@ -606,6 +606,19 @@ fn a_full_store_drops_the_older_half_of_settled_calls_before_giving_up() {
 }
 
 #[test]
+fn a_failed_flush_of_the_bridge_stops_writing_and_leaves_no_stale_entry() {
+    let mut journal = open(T0);
+    sent(&mut journal, new_call(None, "w1", shop()), T0);
+    journal.storage_failed(StoreError::Full);
+    assert!(!journal.is_durable());
+    assert_eq!(journal.take_warnings().len(), 1);
+    assert!(journal.store().is_empty());
+    assert!(journal.on_response(&wire("w1"), completed("1"), T0 + 1).is_some(), "the journal goes on in memory");
+    journal.storage_failed(StoreError::Full);
+    assert_eq!(journal.take_warnings(), [], "warned once");
+}
+
+#[test]
 fn a_memory_store_is_not_durable() {
     let (journal, _) = ConsumerJournal::open(MemoryStore::new(), owner(), JournalConfig::default(), T0);
     assert!(!journal.is_durable());

@@ -382,6 +382,22 @@ fn a_full_store_drops_kept_results_then_notes_that_records_may_be_missing() {
     assert_eq!(later.on_status(CALLER, &wire("d"), T0 + 7 + DAY), StatusAnswer::Unknown { durable: true });
 }
 
+#[test]
+fn a_failed_flush_of_the_bridge_notes_the_horizon_and_stops_writing() {
+    let mut journal = open(T0);
+    assert_eq!(execute(&mut journal, "w1", T0), ExecuteDecision::Run);
+    journal.storage_failed(StoreError::Full, T0 + 5);
+    assert!(!journal.is_durable());
+    assert_eq!(journal.take_warnings().len(), 1);
+    assert_eq!(execute(&mut journal, "w2", T0 + 6), ExecuteDecision::Run, "noted: calls still run, in memory");
+    journal.storage_failed(StoreError::Full, T0 + 7);
+    assert_eq!(journal.take_warnings(), [], "warned once");
+    let keys: Vec<&str> = journal.store().keys().collect();
+    assert_eq!(keys, ["webmcp:p:!tabP top/0", "webmcp:p:https://caller.example w1"]);
+    let mut later = reload(journal, T0 + 8);
+    assert_eq!(later.on_status(CALLER, &wire("w2"), T0 + 9), StatusAnswer::Unknown { durable: false });
+}
+
 // §8 Bounded
 
 #[test]

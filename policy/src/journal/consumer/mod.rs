@@ -404,6 +404,15 @@ impl<S: JournalStore> ConsumerJournal<S> {
         settled
     }
 
+    /// The bridge's own write of this journal's entries failed (such as a batched flush of its store): the
+    /// journal stops writing, as when a `put` fails (see the type's documentation). Nothing happens if it
+    /// already stopped.
+    pub fn storage_failed(&mut self, error: StoreError) {
+        if self.writing {
+            self.stop_writing(error);
+        }
+    }
+
     /// Warnings for the console since the last call (entries discarded by `open`, storage lost).
     pub fn take_warnings(&mut self) -> Vec<JournalWarning> {
         std::mem::take(&mut self.warnings)

@@ -44,6 +44,11 @@ enum Mode {
 /// "Unknown" proves that a call never ran only while nothing was forgotten: when a record is dropped to respect
 /// the count limit, or storage fails, the journal notes a horizon in the store, and for `ran_id_max_age_ms`
 /// after it answers `durable: false`. Past that age a consumer never re-sends a call.
+///
+/// When a write fails (a full store: after dropping kept results and inherited records and retrying once), the
+/// journal writes that note (removing its own records first if there is no room for it) and lives in memory
+/// for the rest of the page, so that later pages answer `durable: false` for a day. If not even the note can be
+/// written, new calls are refused (`refused`, not recorded) until it can: a later page could not know they ran.
 #[derive(Debug)]
 pub struct ProviderJournal<S> {
     store: S,
@@ -366,6 +371,15 @@ impl<S: JournalStore> ProviderJournal<S> {
     /// The calls running in this page.
     pub fn running(&self) -> impl Iterator<Item = &ProviderEntry> {
         self.records.values().filter(|entry| entry.state == RecordState::Running)
+    }
+
+    /// The bridge's own write of this journal's records failed (such as a batched flush of its store): the
+    /// journal notes its horizon and stops writing, as when a `put` fails (see the type's documentation).
+    /// Nothing happens if it already stopped.
+    pub fn storage_failed(&mut self, error: StoreError, now: u64) {
+        if self.mode == Mode::Writing {
+            self.stop_writing(error, now);
+        }
     }
 
     /// Warnings for the console since the last call (entries discarded by `open`, storage lost).
