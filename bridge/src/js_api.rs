@@ -62,6 +62,7 @@ pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Core>, BridgeErr
             );
         }
     }
+    crate::forms::start();
     Ok(core)
 }
 

@@ -60,6 +60,7 @@ mod consumer;
 mod convert;
 mod core;
 mod error;
+mod forms;
 mod js;
 mod js_api;
 mod listeners;
