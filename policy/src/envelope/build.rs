@@ -50,9 +50,11 @@ fn preview_end(text: &str, mut room: usize) -> usize {
     loop {
         let special = next_special(bytes, at);
         let run = text.get(at..special).unwrap_or_default();
-        let run_chars = if run.is_ascii() { run.len() } else { run.chars().count() };
+        let ascii = run.is_ascii();
+        let run_chars = if ascii { run.len() } else { run.chars().count() };
         if run_chars > room {
-            return at + run.char_indices().nth(room).map_or(run.len(), |(offset, _)| offset);
+            let offset = if ascii { room } else { run.char_indices().nth(room).map_or(run.len(), |(at, _)| at) };
+            return at + offset;
         }
         room -= run_chars;
         let width = match bytes.get(special) {
