@@ -33,7 +33,6 @@ pub const STANDARD_ERROR_NAMES: &[&str] = &[
     "QuotaExceededError",
     "ConstraintError",
     "EncodingError",
-    "SyntaxError",
     "VersionError",
     "InterruptedError",
 ];
