@@ -23,7 +23,8 @@
 //!
 //! Every origin serves its own `static/<site>/` folder, the shared `static/common/` at `/common/`, the bridge
 //! package at `/pkg/`, its origins at `/config.js`, and the truth endpoints `/__counter/<name>`,
-//! `/__counters`, `/__counters/reset` and `/__slow?ms=`. See `docs/demo.md`.
+//! `/__counters`, `/__counters/reset` and `/__slow?ms=`, and the test gates `/__gate/<name>/...` ([`gates`]).
+//! See `docs/demo.md`.
 
 #![deny(missing_docs)]
 
@@ -31,6 +32,8 @@ pub mod cli;
 mod config;
 pub mod counters;
 mod error;
+pub mod gate_routes;
+pub mod gates;
 pub mod inject;
 mod origins;
 pub mod routes;

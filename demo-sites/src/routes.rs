@@ -16,6 +16,8 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::DemoConfig;
 use crate::counters::{CounterError, Counters};
+use crate::gate_routes::gate_routes;
+use crate::gates::Gates;
 use crate::inject::add_spy_to_html;
 use crate::origins::Origins;
 use crate::site::Site;
@@ -32,6 +34,8 @@ pub struct SiteState {
     pub origins: Arc<Origins>,
     /// The counters shared by all sites.
     pub counters: Arc<Counters>,
+    /// The test gates shared by all sites.
+    pub gates: Arc<Gates>,
     /// Whether test mode is on.
     pub test_mode: bool,
 }
@@ -59,7 +63,8 @@ pub fn site_router(state: SiteState, config: &DemoConfig) -> Router {
         .route("/__counter/{name}", post(increment_counter).get(read_counter))
         .route("/__counters", get(read_counters))
         .route("/__counters/reset", post(reset_counters))
-        .route("/__slow", get(slow));
+        .route("/__slow", get(slow))
+        .merge(gate_routes());
     let mut router = public.merge(truth).with_state(state.clone());
     if state.test_mode {
         router = router.layer(middleware::map_response(add_spy_to_html));

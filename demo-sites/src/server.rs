@@ -11,6 +11,7 @@ use tokio::task::JoinHandle;
 use crate::config::DemoConfig;
 use crate::counters::{Counters, SiteCounters};
 use crate::error::DemoError;
+use crate::gates::Gates;
 use crate::origins::Origins;
 use crate::routes::{SiteState, site_router};
 use crate::site::Site;
@@ -36,11 +37,17 @@ impl DemoServer {
             bound.iter().find(|(owner, _)| *owner == site).map(|(_, listeners)| listeners.port).unwrap_or(0)
         }));
         let counters = Arc::new(Counters::default());
+        let gates = Arc::new(Gates::default());
         let (shutdown, shutdown_signal) = watch::channel(false);
         let mut tasks = Vec::new();
         for (site, listeners) in bound {
-            let state =
-                SiteState { site, origins: origins.clone(), counters: counters.clone(), test_mode: config.test_mode };
+            let state = SiteState {
+                site,
+                origins: origins.clone(),
+                counters: counters.clone(),
+                gates: gates.clone(),
+                test_mode: config.test_mode,
+            };
             let router = site_router(state, &config);
             for listener in listeners.sockets {
                 let mut signal = shutdown_signal.clone();
@@ -53,7 +60,7 @@ impl DemoServer {
                 tasks.push((site, tokio::spawn(serve)));
             }
         }
-        Ok(RunningDemo { origins, counters, shutdown, tasks })
+        Ok(RunningDemo { origins, counters, gates, shutdown, tasks })
     }
 }
 
@@ -62,6 +69,7 @@ impl DemoServer {
 pub struct RunningDemo {
     origins: Arc<Origins>,
     counters: Arc<Counters>,
+    gates: Arc<Gates>,
     shutdown: watch::Sender<bool>,
     tasks: Vec<(Site, JoinHandle<std::io::Result<()>>)>,
 }
@@ -102,9 +110,16 @@ impl RunningDemo {
         self.counters.reset_prefix(prefix);
     }
 
+    /// The test gates of every site: see [`Gates`].
+    pub fn gates(&self) -> &Gates {
+        &self.gates
+    }
+
     /// Stops accepting connections, lets open requests finish for a few seconds, then stops.
     pub async fn shutdown(mut self) -> Result<(), DemoError> {
         self.shutdown.send_replace(true);
+        // Requests waiting at a gate end now instead of holding the shutdown for their timeout.
+        self.gates.reset_prefix("");
         let mut first_error = None;
         for (site, mut task) in std::mem::take(&mut self.tasks) {
             let outcome = match tokio::time::timeout(SHUTDOWN_GRACE, &mut task).await {
