@@ -57,7 +57,7 @@ async fn wait_at_gate(
 
 async fn open_gate(State(state): State<SiteState>, Path(name): Path<String>, headers: HeaderMap) -> Response {
     if let Err(refused) = require_own_origin_or_none(&state, &headers) {
-        return refused;
+        return refused.into_response();
     }
     match state.gates.open(state.site, &name) {
         Ok(()) => Json(json!({ "site": state.site.name(), "name": name, "open": true })).into_response(),
@@ -72,7 +72,7 @@ async fn read_gate(State(state): State<SiteState>, Path(name): Path<String>) -> 
 
 async fn reset_gates(State(state): State<SiteState>, headers: HeaderMap) -> Response {
     if let Err(refused) = require_own_origin_or_none(&state, &headers) {
-        return refused;
+        return refused.into_response();
     }
     state.gates.reset_site(state.site);
     Json(json!({ "site": state.site.name(), "reset": true })).into_response()
@@ -80,7 +80,7 @@ async fn reset_gates(State(state): State<SiteState>, headers: HeaderMap) -> Resp
 
 /// A page of another origin may not open or reset this site's gates; the site's own pages and clients that send
 /// no `Origin` (the test harness) may.
-fn require_own_origin_or_none(state: &SiteState, headers: &HeaderMap) -> Result<(), Response> {
+fn require_own_origin_or_none(state: &SiteState, headers: &HeaderMap) -> Result<(), (StatusCode, String)> {
     match headers.get(header::ORIGIN).map(|value| value.to_str()) {
         None => Ok(()),
         Some(Ok(origin)) if origin == state.origins.get(state.site) => Ok(()),
@@ -90,7 +90,7 @@ fn require_own_origin_or_none(state: &SiteState, headers: &HeaderMap) -> Result<
                 "the {} site's gates can only be opened by its own pages or by the test harness, not by {shown}",
                 state.site
             );
-            Err((StatusCode::FORBIDDEN, message).into_response())
+            Err((StatusCode::FORBIDDEN, message))
         }
     }
 }
