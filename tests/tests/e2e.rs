@@ -1,12 +1,16 @@
 //! The end-to-end suite: real Chromium, four loopback origins. `cargo test -p webmcp-e2e --test e2e [FILTER]`.
 
+#[path = "e2e/cross_origin.rs"]
+mod cross_origin;
 #[path = "e2e/demo.rs"]
 mod demo;
 #[path = "e2e/harness.rs"]
 mod harness;
+#[path = "e2e/interop.rs"]
+mod interop;
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    webmcp_e2e::run_cases([harness::cases(), demo::cases()].concat())
+    webmcp_e2e::run_cases([harness::cases(), demo::cases(), cross_origin::cases(), interop::cases()].concat())
 }
