@@ -334,14 +334,27 @@ impl State {
         }
     }
 
+    /// Posts a call's request. A first send is recorded as sent before it leaves (written at once when the provider
+    /// is a plain peer, which cannot tell a repeat from a new call); a re-send after "unknown" is marked so that the
+    /// provider runs it only if it can still prove it never received the call.
     fn send_execute(&mut self, peer: PeerId, request: ExecuteRequest) {
         let now = self.now();
         let Some(journals) = self.journals.as_mut() else { return };
-        if !journals.consumer.mark_sent(&request.wire_id, now) {
-            return;
+        if !request.resend {
+            if !journals.consumer.mark_sent(&request.wire_id, now) {
+                return;
+            }
+            if !request.provider.bridge {
+                self.flush_journals();
+            }
         }
         let Ok(args) = JsonText::parse(&request.args, &self.options.limits) else { return };
-        let message = Message::ExecuteRequest(WireExecute { request_id: request.wire_id, name: request.tool, args });
+        let message = Message::ExecuteRequest(WireExecute {
+            request_id: request.wire_id,
+            name: request.tool,
+            args,
+            resend: request.resend,
+        });
         self.send(peer, &message);
     }
 

@@ -176,14 +176,13 @@ impl State {
         self.journal_flush = None;
         let now = self.now();
         let Some(journals) = self.journals.as_mut() else { return };
-        let consumer = journals.consumer.store_mut().flush(now);
-        let provider = journals.provider.store_mut().flush(now);
-        for result in [consumer, provider] {
-            if let Err(error) = result {
-                console::warn(&format!(
-                    "{error}; the call journal now lives in memory, so a reload of this page cannot resume its calls"
-                ));
-            }
+        if let Err(error) = journals.consumer.store_mut().flush(now) {
+            console::warn(&format!("{error}; the call journal now lives in memory, so a reload of this page cannot resume its calls"));
+            journals.consumer.storage_failed(error);
+        }
+        if let Err(error) = journals.provider.store_mut().flush(now) {
+            console::warn(&format!("{error}; the provider journal now lives in memory"));
+            journals.provider.storage_failed(error, now);
         }
     }
 
@@ -339,6 +338,7 @@ impl Core {
                 if let Some(journals) = state.journals.as_mut() {
                     if let Err(error) = journals.provider.store_mut().flush(now) {
                         console::warn(&format!("{error}; the provider journal now lives in memory"));
+                        journals.provider.storage_failed(error, now);
                     }
                 }
             }

@@ -49,7 +49,7 @@ impl State {
     }
 
     pub(crate) fn on_execute(&mut self, from: &From, request: ExecuteRequest) {
-        let ExecuteRequest { request_id, name, args } = request;
+        let ExecuteRequest { request_id, name, args, resend } = request;
         let visible =
             self.registry.visible(name.as_str(), &from.origin, &self.own_origin, &self.options.expose_tools_to);
         let Some(tool) = visible else {
@@ -65,7 +65,12 @@ impl State {
         let (handler, checker) = (tool.handler.clone(), tool.checker.clone());
         let now = self.now();
         let Some(journals) = self.journals.as_mut() else { return };
-        match journals.provider.on_execute(&from.origin, &request_id, &name, now) {
+        let decision = if resend {
+            journals.provider.on_resend(&from.origin, &request_id, &name, now)
+        } else {
+            journals.provider.on_execute(&from.origin, &request_id, &name, now)
+        };
+        match decision {
             ExecuteDecision::Run => {}
             ExecuteDecision::AlreadyRunning => {
                 if let Some(running) = self.running.get_mut(&(from.origin.clone(), request_id)) {

@@ -88,6 +88,7 @@ mod native {
                         request_id: RequestId::new(format!("c_{i:022}")).unwrap(),
                         name: ToolName::new("add_to_cart").unwrap(),
                         args: JsonText::parse(r#"{"sku":"margherita","qty":1}"#, &limits).unwrap(),
+                        resend: false,
                     })
                 })
                 .collect::<Vec<_>>(),

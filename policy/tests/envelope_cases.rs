@@ -144,6 +144,17 @@ fn cases() -> Vec<(&'static str, String, Want)> {
                 request_id: rid("c1"),
                 name: name("add_to_cart"),
                 args: json(r#"{"sku":"margherita"}"#),
+                resend: false,
+            })),
+        ),
+        (
+            "a bridge's re-send",
+            format!(r#"{{{EXEC},"args":{{"sku":"margherita"}},"resend":1}}"#),
+            M(Message::ExecuteRequest(ExecuteRequest {
+                request_id: rid("c1"),
+                name: name("add_to_cart"),
+                args: json(r#"{"sku":"margherita"}"#),
+                resend: true,
             })),
         ),
         (
@@ -153,6 +164,7 @@ fn cases() -> Vec<(&'static str, String, Want)> {
                 request_id: rid("c1"),
                 name: name("add_to_cart"),
                 args: json(r#"{"sku":"margherita","n":0.9333333333333335}"#),
+                resend: false,
             })),
         ),
         (
@@ -162,6 +174,7 @@ fn cases() -> Vec<(&'static str, String, Want)> {
                 request_id: rid("c1"),
                 name: name("add_to_cart"),
                 args: json(r#"{"sku":"x"}"#),
+                resend: false,
             })),
         ),
         (
@@ -171,6 +184,7 @@ fn cases() -> Vec<(&'static str, String, Want)> {
                 request_id: rid("c1"),
                 name: name("add_to_cart"),
                 args: json(r#"{"q":1}"#),
+                resend: false,
             })),
         ),
         (
@@ -180,6 +194,7 @@ fn cases() -> Vec<(&'static str, String, Want)> {
                 request_id: rid("c1"),
                 name: name("add_to_cart"),
                 args: json("{}"),
+                resend: false,
             })),
         ),
         (
@@ -189,6 +204,7 @@ fn cases() -> Vec<(&'static str, String, Want)> {
                 request_id: rid("c1"),
                 name: name("add_to_cart"),
                 args: json(&ok_args),
+                resend: false,
             })),
         ),
         (

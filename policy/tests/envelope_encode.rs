@@ -64,6 +64,7 @@ fn every_message_has_one_exact_text() {
                 request_id: rid(CALL),
                 name: ToolName::new("add_to_cart").unwrap(),
                 args: json(r#"{"sku":"margherita"}"#),
+                resend: false,
             }
             .into(),
             r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","requestId":"c_6YV2n0cM1yqg1nq4cH3Wyw","name":"add_to_cart","args":{"sku":"margherita"}}"#,

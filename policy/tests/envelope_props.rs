@@ -114,8 +114,8 @@ fn arb_message() -> impl Strategy<Value = Message> {
                 GetToolsResponse { request_id, tools, bridge }.into()
             }
         ),
-        (arb_request_id(), arb_tool_name(), arb_object())
-            .prop_map(|(request_id, name, args)| { ExecuteRequest { request_id, name, args }.into() }),
+        (arb_request_id(), arb_tool_name(), arb_object(), any::<bool>())
+            .prop_map(|(request_id, name, args, resend)| { ExecuteRequest { request_id, name, args, resend }.into() }),
         (arb_request_id(), arb_value()).prop_map(|(request_id, result)| ExecuteResponse {
             request_id,
             outcome: Ok(JsonText::from_value(&result))

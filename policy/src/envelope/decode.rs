@@ -118,6 +118,7 @@ pub(super) enum Field {
     State,
     Durable,
     RequestIds,
+    Resend,
     Bridge,
 }
 
@@ -143,6 +144,7 @@ impl Field {
             "state" => Self::State,
             "durable" => Self::Durable,
             "requestIds" => Self::RequestIds,
+            "resend" => Self::Resend,
             "bridge" => Self::Bridge,
             _ => return None,
         })
@@ -166,6 +168,7 @@ impl Field {
             Self::State => "state",
             Self::Durable => "durable",
             Self::RequestIds => "requestIds",
+            Self::Resend => "resend",
             Self::Bridge => "bridge",
         }
     }

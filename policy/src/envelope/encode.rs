@@ -91,6 +91,9 @@ impl Message {
             Self::ExecuteRequest(request) => {
                 object.request_id(&request.request_id).string("name", request.name.as_str());
                 object.raw("args", request.args.as_str());
+                if request.resend {
+                    object.raw("resend", "1");
+                }
             }
             Self::ExecuteResponse(response) => encode_outcome(&mut object, response),
             Self::CancelTool { request_id }

@@ -66,6 +66,7 @@ impl<'t> Fields<'_, 't> {
                 request_id: self.request_id()?,
                 name: self.tool_name(Field::Name.name(), self.require(Field::Name)?)?,
                 args: self.args()?,
+                resend: self.flag(Field::Resend),
             }),
             MessageType::ExecuteToolResponse => {
                 Message::ExecuteResponse(ExecuteResponse { request_id: self.request_id()?, outcome: self.outcome()? })
@@ -130,7 +131,12 @@ impl<'t> Fields<'_, 't> {
 
     /// `"bridge": 1` (or `true`) marks a webmcp-bridge; anything else, or nothing, a plain peer.
     fn bridge(&self) -> bool {
-        self.slot(Field::Bridge).is_some_and(|scan| match scan.kind {
+        self.flag(Field::Bridge)
+    }
+
+    /// A flag such as `"bridge": 1`: `true` or the number 1; anything else (or nothing) is `false`.
+    fn flag(&self, field: Field) -> bool {
+        self.slot(field).is_some_and(|scan| match scan.kind {
             JsonKind::Bool => scan.slice(self.text) == "true",
             JsonKind::Number => scan.slice(self.text).parse::<f64>() == Ok(1.0),
             _ => false,

@@ -133,6 +133,9 @@ pub struct ExecuteRequest {
     pub name: ToolName,
     /// The arguments, always an object without a `__proto__` key (`{}` when the request had none).
     pub args: JsonText,
+    /// A bridge re-sends a call after its provider said it never received it (`"resend": 1`); the provider runs
+    /// it only if it can still prove that (`ProviderJournal::on_resend`).
+    pub resend: bool,
 }
 
 /// `WEBMCP_EXECUTE_TOOL_RESPONSE`: how a call ended.
