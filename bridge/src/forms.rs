@@ -148,26 +148,29 @@ fn register(state: &mut State, definition: JsValue) -> FormEntry {
     FormEntry { name, definition, registration }
 }
 
-/// After a form's tool named `name` went away, the first form found that waits for that name gets it. Whether
-/// one did.
+/// After a form's tool named `name` went away, the first form found that waits for that name and makes a valid
+/// tool gets it. Whether one did.
 fn hand_over(state: &mut State, name: &str) -> bool {
-    let waiting = FORMS.with(|forms| {
+    let waiting: Vec<(u32, JsValue)> = FORMS.with(|forms| {
         forms
             .borrow()
             .entries
             .iter()
-            .find(|(_, e)| e.registration.is_none() && e.name == name)
+            .filter(|(_, e)| e.registration.is_none() && e.name == name)
             .map(|(id, e)| (*id, e.definition.clone()))
+            .collect()
     });
-    let Some((id, definition)) = waiting else { return false };
-    let Ok(tool) = form_tool(&definition) else { return false };
-    let Ok(registration) = state.register(tool, None) else { return false };
-    FORMS.with(|forms| {
-        if let Some(entry) = forms.borrow_mut().entries.get_mut(&id) {
-            entry.registration = Some(registration);
-        }
-    });
-    true
+    for (id, definition) in waiting {
+        let Ok(tool) = form_tool(&definition) else { continue };
+        let Ok(registration) = state.register(tool, None) else { return false };
+        FORMS.with(|forms| {
+            if let Some(entry) = forms.borrow_mut().entries.get_mut(&id) {
+                entry.registration = Some(registration);
+            }
+        });
+        return true;
+    }
+    false
 }
 
 /// The tool a form definition describes, checked like a `registerTool` definition.
