@@ -309,7 +309,7 @@ async fn switch_to_window(t: &Ctx, index: usize) -> E2eResult<()> {
 }
 
 /// The shop opens the widget in a popup. The popup lists and calls the opener's tool; the opener lists the popup's
-/// tools only when it names the popup (`windows`), and calls it.
+/// tools only when it names the popup (`windows`), and calls them; closing the popup interrupts a call in flight.
 async fn an_opener_and_its_popup_call_each_other(t: Ctx) -> E2eResult<()> {
     let (shop, widget) = (t.origin(Site::Shop).to_owned(), t.origin(Site::Widget).to_owned());
     open_top(&t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
@@ -320,8 +320,10 @@ async fn an_opener_and_its_popup_call_each_other(t: Ctx) -> E2eResult<()> {
 
     switch_to_window(&t, 1).await?;
     register(&t, Page::Top, echo_tool("popup_tool"), json!({})).await?;
+    register(&t, Page::Top, json!({ "name": "popup_endless", "body": "return page.forever();" }), json!({})).await?;
+    let popup_tools = [("opener_tool", shop.as_str()), ("popup_endless", &widget), ("popup_tool", &widget)];
     let listed = list(&t, Page::Top, json!({ "fromOrigins": ["shop"] })).await?;
-    check_eq(listed, listing(&[("opener_tool", &shop), ("popup_tool", &widget)]), "what the popup lists")?;
+    check_eq(listed, listing(&popup_tools), "what the popup lists")?;
     let outcome = call(&t, Page::Top, "opener_tool", json!({ "from": "popup" })).await?;
     check_eq(outcome["value"]["ranAt"].clone(), json!(shop), "the popup calls the opener's tool")?;
     check_bridge_never_posts_to_star(&t).await?;
@@ -330,9 +332,14 @@ async fn an_opener_and_its_popup_call_each_other(t: Ctx) -> E2eResult<()> {
     let listed = list(&t, Page::Top, json!({ "fromOrigins": ["widget"] })).await?;
     check_eq(listed, listing(&[("opener_tool", &shop)]), "what the opener lists without naming the popup")?;
     let listed = list(&t, Page::Top, json!({ "fromOrigins": ["widget"], "windows": ["popup"] })).await?;
-    check_eq(listed, listing(&[("opener_tool", &shop), ("popup_tool", &widget)]), "what the opener lists")?;
+    check_eq(listed, listing(&popup_tools), "what the opener lists")?;
     let outcome = call(&t, Page::Top, "popup_tool", json!({ "from": "opener" })).await?;
     check_eq(outcome["value"]["ranAt"].clone(), json!(widget), "the opener calls the popup's tool")?;
+    js(&t, Page::Top, "return e2e.start('endless', 'popup_endless', {});", vec![]).await?;
+    wait_counter(&t, Site::Widget, "popup_endless", 1).await?;
+    js(&t, Page::Top, "return e2e.closePopup();", vec![]).await?;
+    let outcome = wait_in(&t, Page::Top, "e2e.outcome('endless')").await?;
+    check_code(&outcome, "interrupted", "the call in flight when the popup closed")?;
     for (site, name) in [(Site::Shop, "opener_tool"), (Site::Widget, "popup_tool")] {
         check_eq(t.counter(site, name), 1, &format!("runs of {name}"))?;
     }

@@ -170,6 +170,12 @@ const e2e = {
     return ready;
   },
 
+  /** Closes the popup this page opened. */
+  closePopup() {
+    popup?.close();
+    return true;
+  },
+
   /**
    * Posts `message` to a named window at `targetOrigin` (a site name or an origin) and resolves with the first
    * message from that window with the same requestId and another type, or null after `timeoutMs`.
