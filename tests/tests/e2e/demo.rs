@@ -42,7 +42,9 @@ async fn widget_drives_the_shop_and_the_shop_pays(t: Ctx) -> E2eResult<()> {
     if let Value::Array(names) = &mut listed {
         names.sort_by_key(|name| name.as_str().unwrap_or_default().to_owned());
     }
-    check_eq(listed, json!(["add_to_cart", "checkout", "get_cart", "search_products"]), "tools the widget sees")?;
+    // request_demo is the shop's declarative form tool (a form with toolname), exposed like its other tools.
+    let expected = json!(["add_to_cart", "checkout", "get_cart", "request_demo", "search_products"]);
+    check_eq(listed, expected, "tools the widget sees")?;
 
     check_eq(run_command(&t, "add 2 margherita").await?, json!("completed"), "add 2 margherita")?;
     for attempt in 1..=3 {
