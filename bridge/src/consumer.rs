@@ -238,10 +238,10 @@ impl State {
         let text = Message::Connect { request_id: request_id.clone() }.encode();
         let Ok(object) = js_sys::JSON::parse(&text) else { return };
         let transfer = js_sys::Array::of1(&channel.port2());
-        if js::post_to_window(&window, &object, &origin, &transfer).is_ok() {
-            if let Some(peer) = self.peers.get_mut(peer_id) {
-                peer.connecting = Some((request_id, ours, listener));
-            }
+        if js::post_to_window(&window, &object, &origin, &transfer).is_ok()
+            && let Some(peer) = self.peers.get_mut(peer_id)
+        {
+            peer.connecting = Some((request_id, ours, listener));
         }
     }
 
@@ -427,7 +427,7 @@ impl State {
 
     /// Whether a message from `from` may speak for call `wire_id`: same origin as the call's provider, and the
     /// same window (the one the call went to, or the one its locator names after a reload).
-    fn from_provider_of(&self, from: &From, wire_id: &RequestId) -> bool {
+    fn sent_by_provider_of(&self, from: &From, wire_id: &RequestId) -> bool {
         let Some(entry) = self.journals.as_ref().and_then(|j| j.consumer.get(wire_id)) else { return false };
         if entry.provider().origin != from.origin {
             return false;
@@ -446,7 +446,7 @@ impl State {
 
     pub(crate) fn on_execute_response(&mut self, from: &From, response: ExecuteResponse) {
         let wire_id = response.request_id.clone();
-        if !self.from_provider_of(from, &wire_id) {
+        if !self.sent_by_provider_of(from, &wire_id) {
             return self.refuse(RefusalKind::UnsolicitedResponse, &from.origin, "a call result nobody waits for");
         }
         self.status_retries.remove(&wire_id);
@@ -460,7 +460,7 @@ impl State {
 
     pub(crate) fn on_status_response(&mut self, from: &From, status: CallStatusResponse) {
         let CallStatusResponse { request_id, state, durable } = status;
-        if !self.from_provider_of(from, &request_id) {
+        if !self.sent_by_provider_of(from, &request_id) {
             return self.refuse(RefusalKind::UnsolicitedResponse, &from.origin, "a call status nobody asked for");
         }
         self.status_retries.remove(&request_id);
@@ -484,7 +484,7 @@ impl State {
             .map(|j| j.consumer.pending().map(|e| e.wire_id().clone()).collect::<Vec<_>>())
             .unwrap_or_default()
             .into_iter()
-            .filter(|wire| self.from_provider_of(from, wire))
+            .filter(|wire| self.sent_by_provider_of(from, wire))
             .collect();
         for wire in affected {
             self.provider_gone(&wire);
@@ -531,10 +531,10 @@ impl State {
                 Followup::Nothing => {}
             }
         }
-        if let Some(journals) = self.journals.as_mut() {
-            if followup == Followup::Ack {
-                journals.consumer.mark_acked(std::slice::from_ref(&wire_id));
-            }
+        if followup == Followup::Ack
+            && let Some(journals) = self.journals.as_mut()
+        {
+            journals.consumer.mark_acked(std::slice::from_ref(&wire_id));
         }
         self.schedule_journal_flush();
     }

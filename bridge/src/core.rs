@@ -36,6 +36,9 @@ pub(crate) struct From {
     pub via_port: bool,
 }
 
+/// Work that waits until the journals are open.
+pub(crate) type JournalWork = Box<dyn FnOnce(&mut State)>;
+
 pub(crate) struct Journals {
     pub consumer: ConsumerJournal<Store>,
     pub provider: ProviderJournal<Store>,
@@ -50,7 +53,7 @@ pub(crate) struct State {
     /// `None` until this page knows which tab and frame it is (see tab.rs).
     pub journals: Option<Journals>,
     /// Work that waits for the journals.
-    pub waiting_for_journals: Vec<Box<dyn FnOnce(&mut State)>>,
+    pub waiting_for_journals: Vec<JournalWork>,
     /// Consumer calls with someone waiting for them in this page.
     pub calls: HashMap<RequestId, PendingCall>,
     /// Provider calls running in this page.
@@ -177,7 +180,9 @@ impl State {
         let now = self.now();
         let Some(journals) = self.journals.as_mut() else { return };
         if let Err(error) = journals.consumer.store_mut().flush(now) {
-            console::warn(&format!("{error}; the call journal now lives in memory, so a reload of this page cannot resume its calls"));
+            console::warn(&format!(
+                "{error}; the call journal now lives in memory, so a reload of this page cannot resume its calls"
+            ));
             journals.consumer.storage_failed(error);
         }
         if let Err(error) = journals.provider.store_mut().flush(now) {
@@ -335,11 +340,11 @@ impl Core {
             if state.flush_provider_now {
                 state.flush_provider_now = false;
                 let now = state.now();
-                if let Some(journals) = state.journals.as_mut() {
-                    if let Err(error) = journals.provider.store_mut().flush(now) {
-                        console::warn(&format!("{error}; the provider journal now lives in memory"));
-                        journals.provider.storage_failed(error, now);
-                    }
+                if let Some(journals) = state.journals.as_mut()
+                    && let Err(error) = journals.provider.store_mut().flush(now)
+                {
+                    console::warn(&format!("{error}; the provider journal now lives in memory"));
+                    journals.provider.storage_failed(error, now);
                 }
             }
             (result, std::mem::take(&mut state.user_calls))

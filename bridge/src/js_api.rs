@@ -90,10 +90,8 @@ impl BridgeHandle {
     pub fn register_tool(&self, tool: JsValue, options: JsValue) -> Result<(), JsValue> {
         let local = local_tool(&tool, &options).map_err(to_js_error)?;
         let signal = get(&options, "signal").dyn_into::<web_sys::AbortSignal>().ok();
-        if let Some(signal) = &signal {
-            if signal.aborted() {
-                return Ok(());
-            }
+        if signal.as_ref().is_some_and(web_sys::AbortSignal::aborted) {
+            return Ok(());
         }
         with_core(|state| state.register(local, signal))
             .unwrap_or(Err(BridgeError::Unsupported("an installed bridge")))
@@ -146,10 +144,8 @@ impl BridgeHandle {
             Ok(prepared) => prepared,
             Err(error) => return js_sys::Promise::reject(&error),
         };
-        if let Some(signal) = &signal {
-            if signal.aborted() {
-                return js_sys::Promise::reject(&signal.reason());
-            }
+        if let Some(signal) = signal.as_ref().filter(|s| s.aborted()) {
+            return js_sys::Promise::reject(&signal.reason());
         }
         let mut work = Some((target, args, call_options, signal));
         js_sys::Promise::new(&mut |resolve, reject| {

@@ -28,11 +28,9 @@ pub(crate) struct Running {
 impl State {
     pub(crate) fn on_get_tools(&mut self, from: &From, request_id: RequestId, bridge: bool) {
         let now = self.now();
-        if from.peer != SELF_PEER {
-            if let RateDecision::Limit { .. } = self.rate.check(&from.origin, now) {
-                self.refuse(RefusalKind::GetToolsRateLimited, &from.origin, "tool list requests beyond the rate limit");
-                return;
-            }
+        if from.peer != SELF_PEER && matches!(self.rate.check(&from.origin, now), RateDecision::Limit { .. }) {
+            self.refuse(RefusalKind::GetToolsRateLimited, &from.origin, "tool list requests beyond the rate limit");
+            return;
         }
         let max = self.options.limits.max_tools_per_response;
         let tools = self
@@ -191,10 +189,10 @@ impl State {
         let Some(journals) = self.journals.as_mut() else { return };
         let decision = journals.provider.on_cancel(&from.origin, request_id, now);
         self.schedule_journal_flush();
-        if decision == CancelDecision::AbortRunning {
-            if let Some(running) = self.running.remove(&(from.origin.clone(), request_id.clone())) {
-                self.user_calls.push(UserCall::Abort(running.controller));
-            }
+        if decision == CancelDecision::AbortRunning
+            && let Some(running) = self.running.remove(&(from.origin.clone(), request_id.clone()))
+        {
+            self.user_calls.push(UserCall::Abort(running.controller));
         }
     }
 

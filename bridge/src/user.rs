@@ -48,7 +48,7 @@ impl Outcome {
 
 /// An `Error` with the provider's message, name, status and retryAfter, and the failure's `code`.
 pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
-    let status = error.status.map_or(JsValue::UNDEFINED, |s| JsValue::from(s));
+    let status = error.status.map_or(JsValue::UNDEFINED, JsValue::from);
     let retry_after = match &error.retry_after {
         Some(webmcp_policy::RetryAfter::Seconds(s)) => JsValue::from_f64(*s),
         Some(webmcp_policy::RetryAfter::Text(t)) => JsValue::from_str(t),

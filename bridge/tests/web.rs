@@ -1,4 +1,5 @@
 #![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;

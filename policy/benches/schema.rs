@@ -4,10 +4,7 @@
 //! Run with `cargo bench -p webmcp-policy --bench schema`.
 
 #[cfg(not(target_arch = "wasm32"))]
-#[allow(
-    clippy::unwrap_used,
-    reason = "a benchmark whose inputs do not behave as described must stop at once"
-)]
+#[allow(clippy::unwrap_used, reason = "a benchmark whose inputs do not behave as described must stop at once")]
 mod native {
     use std::hint::black_box;
 
@@ -97,9 +94,7 @@ mod native {
 
     fn compile(c: &mut Criterion) {
         let schema = typical_schema();
-        c.bench_function("schema/compile/typical", |b| {
-            b.iter(|| ArgSchema::compile(black_box(&schema)))
-        });
+        c.bench_function("schema/compile/typical", |b| b.iter(|| ArgSchema::compile(black_box(&schema))));
     }
 
     fn check_typical(c: &mut Criterion) {
@@ -107,12 +102,8 @@ mod native {
         let (valid, invalid) = (typical_valid(), typical_invalid());
         assert!(schema.check(&valid).is_ok());
         assert_eq!(schema.check(&invalid).unwrap_err().problems().len(), 4);
-        c.bench_function("schema/check/typical/valid", |b| {
-            b.iter(|| schema.check(black_box(&valid)))
-        });
-        c.bench_function("schema/check/typical/invalid", |b| {
-            b.iter(|| schema.check(black_box(&invalid)))
-        });
+        c.bench_function("schema/check/typical/valid", |b| b.iter(|| schema.check(black_box(&valid))));
+        c.bench_function("schema/check/typical/invalid", |b| b.iter(|| schema.check(black_box(&invalid))));
     }
 
     fn check_large_array(c: &mut Criterion) {
@@ -126,12 +117,8 @@ mod native {
         let mut group = c.benchmark_group("schema/check/array_1000");
         group.throughput(Throughput::Elements(1000));
         group.bench_function("valid", |b| b.iter(|| schema.check(black_box(&valid))));
-        group.bench_function("last_item_invalid", |b| {
-            b.iter(|| schema.check(black_box(&last_broken)))
-        });
-        group.bench_function("every_item_invalid", |b| {
-            b.iter(|| schema.check(black_box(&all_broken)))
-        });
+        group.bench_function("last_item_invalid", |b| b.iter(|| schema.check(black_box(&last_broken))));
+        group.bench_function("every_item_invalid", |b| b.iter(|| schema.check(black_box(&all_broken))));
         group.finish();
     }
 

@@ -118,15 +118,9 @@ mod tests {
         assert!(RequestId::new("a").is_ok());
         assert!(RequestId::new("call_01:x.y-z").is_ok());
         assert!(RequestId::new("x".repeat(128)).is_ok());
-        assert_eq!(
-            RequestId::new("x".repeat(129)),
-            Err(IdError::TooLong { what: "requestId", len: 129, max: 128 })
-        );
+        assert_eq!(RequestId::new("x".repeat(129)), Err(IdError::TooLong { what: "requestId", len: 129, max: 128 }));
         assert_eq!(RequestId::new(""), Err(IdError::Empty { what: "requestId", max: 128 }));
-        assert!(matches!(
-            RequestId::new("a b"),
-            Err(IdError::BadCharacter { found: ' ', position: 1, .. })
-        ));
+        assert!(matches!(RequestId::new("a b"), Err(IdError::BadCharacter { found: ' ', position: 1, .. })));
         assert!(matches!(RequestId::new("é"), Err(IdError::BadCharacter { found: 'é', position: 0, .. })));
     }
 

@@ -91,7 +91,8 @@ impl<S: JournalStore> LogStore<S> {
                     }
                 }
                 Ok(segment) => {
-                    discarded.push(DiscardedSegment { key: key.clone(), reason: format!("format version {}", segment.v) });
+                    discarded
+                        .push(DiscardedSegment { key: key.clone(), reason: format!("format version {}", segment.v) });
                     inner.remove(&key);
                 }
                 Err(error) => {
@@ -119,7 +120,16 @@ impl<S: JournalStore> LogStore<S> {
             next_seq = segment.seq + 1;
             segments.push(key);
         }
-        Self { inner, prefix: prefix.to_owned(), live, dirty: BTreeMap::new(), segments, next_seq, failed: false, discarded }
+        Self {
+            inner,
+            prefix: prefix.to_owned(),
+            live,
+            dirty: BTreeMap::new(),
+            segments,
+            next_seq,
+            failed: false,
+            discarded,
+        }
     }
 
     /// Whether changes wait for [`LogStore::flush`].
@@ -149,7 +159,8 @@ impl<S: JournalStore> LogStore<S> {
     }
 
     fn write_segment(&mut self, now: u64) -> Result<(), StoreError> {
-        let mut segment = Segment { v: 1, seq: self.next_seq, at: now, snap: false, set: BTreeMap::new(), del: Vec::new() };
+        let mut segment =
+            Segment { v: 1, seq: self.next_seq, at: now, snap: false, set: BTreeMap::new(), del: Vec::new() };
         for (key, value) in &self.dirty {
             match value {
                 Some(value) => {
@@ -166,7 +177,8 @@ impl<S: JournalStore> LogStore<S> {
     }
 
     fn write_snapshot(&mut self, now: u64) -> Result<(), StoreError> {
-        let segment = Segment { v: 1, seq: self.next_seq, at: now, snap: true, set: self.live.clone(), del: Vec::new() };
+        let segment =
+            Segment { v: 1, seq: self.next_seq, at: now, snap: true, set: self.live.clone(), del: Vec::new() };
         let key = format!("{}{}", self.prefix, self.next_seq);
         // Free the old segments first when the store is full: the snapshot holds all they said.
         let written = self.inner.put(&key, &encode(&segment)).or_else(|error| {
@@ -203,7 +215,11 @@ fn encode(segment: &Segment) -> String {
 
 impl<S: JournalStore> JournalStore for LogStore<S> {
     fn entries(&self, prefix: &str) -> Vec<(String, String)> {
-        self.live.range(prefix.to_owned()..).take_while(|(k, _)| k.starts_with(prefix)).map(|(k, v)| (k.clone(), v.clone())).collect()
+        self.live
+            .range(prefix.to_owned()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
     }
 
     fn put(&mut self, key: &str, value: &str) -> Result<(), StoreError> {

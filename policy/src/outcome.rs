@@ -221,7 +221,19 @@ mod tests {
         assert_eq!(RetryAfter::from_json(&json!(1.5)), Some(RetryAfter::Seconds(1.5)));
         assert_eq!(RetryAfter::from_json(&json!("30")), Some(RetryAfter::Text("30".into())));
         assert_eq!(RetryAfter::from_json(&json!("1.5")), Some(RetryAfter::Text("1.5".into())));
-        for bad in [json!(-1), json!("-1"), json!("1."), json!(".5"), json!("1e3"), json!(" 3"), json!(""), json!(null), json!(true), json!([1]), json!("Wed, 21 Oct 2015 07:28:00 GMT")] {
+        for bad in [
+            json!(-1),
+            json!("-1"),
+            json!("1."),
+            json!(".5"),
+            json!("1e3"),
+            json!(" 3"),
+            json!(""),
+            json!(null),
+            json!(true),
+            json!([1]),
+            json!("Wed, 21 Oct 2015 07:28:00 GMT"),
+        ] {
             assert_eq!(RetryAfter::from_json(&bad), None, "{bad}");
         }
         assert_eq!(RetryAfter::Text("30".into()).to_json(), json!("30"));

@@ -2,6 +2,7 @@
 // A counting global allocator needs `unsafe impl GlobalAlloc`; it only forwards to `System`. This test binary is
 // the only place in the workspace that allows unsafe code, for this reason alone.
 #![allow(unsafe_code)]
+#![allow(clippy::unwrap_used)] // helpers outside #[test] functions build the lists
 //! `OriginList::allows` allocates nothing: a counting global allocator sees no allocation while it runs, for
 //! hits, misses, `null`, long texts and wildcards, on lists of 1, 10 and 1000 origins.
 

@@ -1,11 +1,7 @@
 //! Arguments checked against tool schemas: one table of (schema, arguments, exact outcome).
 #![cfg_attr(
     target_arch = "wasm32",
-    allow(
-        clippy::unwrap_used,
-        clippy::panic,
-        reason = "clippy does not see wasm_bindgen_test functions as tests"
-    )
+    allow(clippy::unwrap_used, clippy::panic, reason = "clippy does not see wasm_bindgen_test functions as tests")
 )]
 
 #[cfg(target_arch = "wasm32")]
@@ -66,21 +62,11 @@ struct Case {
 }
 
 fn ok(name: &'static str, schema: Value, args: Value) -> Case {
-    Case {
-        name,
-        schema,
-        args,
-        expected: Ok(()),
-    }
+    Case { name, schema, args, expected: Ok(()) }
 }
 
 fn err(name: &'static str, schema: Value, args: Value, message: impl Into<String>) -> Case {
-    Case {
-        name,
-        schema,
-        args,
-        expected: Err(message.into()),
-    }
+    Case { name, schema, args, expected: Err(message.into()) }
 }
 
 const ORDER_NAMES: &str = "gift, note, quantity, size, sku";
@@ -94,11 +80,7 @@ fn cases() -> Vec<Case> {
             order(),
             json!({"sku": "margherita", "size": "large", "quantity": 2, "note": "no basil", "gift": true}),
         ),
-        ok(
-            "only the required properties",
-            order(),
-            json!({"sku": "margherita", "quantity": 1}),
-        ),
+        ok("only the required properties", order(), json!({"sku": "margherita", "quantity": 1})),
         err(
             "enum refuses another string",
             order(),
@@ -123,40 +105,17 @@ fn cases() -> Vec<Case> {
             json!({"sku": "m", "quantity": 2.5}),
             "quantity must be an integer; got 2.5",
         ),
-        ok(
-            "integer takes a whole float",
-            order(),
-            json!({"sku": "m", "quantity": 2.0}),
-        ),
+        ok("integer takes a whole float", order(), json!({"sku": "m", "quantity": 2.0})),
         err(
             "integer refuses a numeric string",
             order(),
             json!({"sku": "m", "quantity": "2"}),
             r#"quantity must be an integer; got "2""#,
         ),
-        err(
-            "minimum",
-            order(),
-            json!({"sku": "m", "quantity": 0}),
-            "quantity must be at least 1; got 0",
-        ),
-        err(
-            "maximum",
-            order(),
-            json!({"sku": "m", "quantity": 120}),
-            "quantity must be at most 99; got 120",
-        ),
-        ok(
-            "bounds are inclusive",
-            order(),
-            json!({"sku": "m", "quantity": 99}),
-        ),
-        err(
-            "one required property missing",
-            order(),
-            json!({"quantity": 1}),
-            "sku is required",
-        ),
+        err("minimum", order(), json!({"sku": "m", "quantity": 0}), "quantity must be at least 1; got 0"),
+        err("maximum", order(), json!({"sku": "m", "quantity": 120}), "quantity must be at most 99; got 120"),
+        ok("bounds are inclusive", order(), json!({"sku": "m", "quantity": 99})),
+        err("one required property missing", order(), json!({"quantity": 1}), "sku is required"),
         err(
             "all required properties missing, in schema order",
             order(),
@@ -169,28 +128,15 @@ fn cases() -> Vec<Case> {
             json!({"sku": "m", "quantity": 1, "note": "x".repeat(512)}),
             "note must be at most 200 characters; got 512",
         ),
-        err(
-            "minLength",
-            order(),
-            json!({"sku": "", "quantity": 1}),
-            "sku must be at least 1 character; got 0",
-        ),
-        ok(
-            "lengths count code points, not bytes",
-            order(),
-            json!({"sku": "é".repeat(32), "quantity": 1}),
-        ),
+        err("minLength", order(), json!({"sku": "", "quantity": 1}), "sku must be at least 1 character; got 0"),
+        ok("lengths count code points, not bytes", order(), json!({"sku": "é".repeat(32), "quantity": 1})),
         err(
             "a code point past maxLength",
             order(),
             json!({"sku": "😀".repeat(33), "quantity": 1}),
             "sku must be at most 32 characters; got 33",
         ),
-        ok(
-            "a union takes null",
-            order(),
-            json!({"sku": "m", "quantity": 1, "note": null}),
-        ),
+        ok("a union takes null", order(), json!({"sku": "m", "quantity": 1, "note": null})),
         err(
             "a union names every type",
             order(),
@@ -225,33 +171,16 @@ fn cases() -> Vec<Case> {
                 r#"sku is required; unexpected property "colour" (allowed: {ORDER_NAMES}); quantity must be an integer; got 2.5; size must be one of small, medium, large; got "huge""#
             ),
         ),
-        err(
-            "arguments that are not an object",
-            order(),
-            json!([]),
-            "arguments must be an object; got []",
-        ),
-        err(
-            "null arguments",
-            order(),
-            json!(null),
-            "arguments must be an object; got null",
-        ),
+        err("arguments that are not an object", order(), json!([]), "arguments must be an object; got []"),
+        err("null arguments", order(), json!(null), "arguments must be an object; got null"),
         err(
             "a long value is shortened",
             order(),
             json!({"sku": "m", "quantity": 1, "size": long}),
-            format!(
-                r#"size must be one of small, medium, large; got "{}…"#,
-                "a".repeat(39)
-            ),
+            format!(r#"size must be one of small, medium, large; got "{}…"#, "a".repeat(39)),
         ),
         // Arrays of objects.
-        ok(
-            "cart with items",
-            cart(),
-            json!({"items": [{"sku": "a", "qty": 1}, {"sku": "b"}]}),
-        ),
+        ok("cart with items", cart(), json!({"items": [{"sku": "a", "qty": 1}, {"sku": "b"}]})),
         err(
             "a required property inside an item",
             cart(),
@@ -270,24 +199,14 @@ fn cases() -> Vec<Case> {
             json!({"items": [{"qty": 1}, "x"]}),
             r#"items[0].sku is required; items[1] must be an object; got "x""#,
         ),
-        err(
-            "minItems",
-            cart(),
-            json!({"items": []}),
-            "items must have at least 1 item; got 0",
-        ),
+        err("minItems", cart(), json!({"items": []}), "items must have at least 1 item; got 0"),
         err(
             "maxItems",
             cart(),
             json!({"items": vec![json!({"sku": "a"}); 51]}),
             "items must have at most 50 items; got 51",
         ),
-        err(
-            "an array expected",
-            cart(),
-            json!({"items": "margherita"}),
-            r#"items must be an array; got "margherita""#,
-        ),
+        err("an array expected", cart(), json!({"items": "margherita"}), r#"items must be an array; got "margherita""#),
         ok(
             "items: true takes anything",
             one("tags", json!({"type": "array", "items": true})),
@@ -295,45 +214,26 @@ fn cases() -> Vec<Case> {
         ),
         ok(
             "items in tuple form are ignored",
-            one(
-                "pair",
-                json!({"type": "array", "items": [{"type": "string"}]}),
-            ),
+            one("pair", json!({"type": "array", "items": [{"type": "string"}]})),
             json!({"pair": [1, 2]}),
         ),
         // enum and const.
-        ok(
-            "const",
-            one("kind", json!({"const": "pizza"})),
-            json!({"kind": "pizza"}),
-        ),
+        ok("const", one("kind", json!({"const": "pizza"})), json!({"kind": "pizza"})),
         err(
             "const refuses another value",
             one("kind", json!({"const": "pizza"})),
             json!({"kind": "pasta"}),
             r#"kind must be pizza; got "pasta""#,
         ),
-        ok(
-            "const compares numbers by value",
-            one("version", json!({"const": 1})),
-            json!({"version": 1.0}),
-        ),
+        ok("const compares numbers by value", one("version", json!({"const": 1})), json!({"version": 1.0})),
         err(
             "enum of numbers",
             one("stars", json!({"enum": [1, 2, 3]})),
             json!({"stars": 4}),
             "stars must be one of 1, 2, 3; got 4",
         ),
-        ok(
-            "enum with null",
-            one("size", json!({"enum": ["small", null]})),
-            json!({"size": null}),
-        ),
-        ok(
-            "enum with an object",
-            one("spot", json!({"enum": [{"x": 1, "y": 2}]})),
-            json!({"spot": {"y": 2, "x": 1}}),
-        ),
+        ok("enum with null", one("size", json!({"enum": ["small", null]})), json!({"size": null})),
+        ok("enum with an object", one("spot", json!({"enum": [{"x": 1, "y": 2}]})), json!({"spot": {"y": 2, "x": 1}})),
         err(
             "a single-valued enum",
             one("mode", json!({"enum": ["fast"]})),
@@ -353,16 +253,8 @@ fn cases() -> Vec<Case> {
             json!({"id": true}),
             "id must be a string or a number; got true",
         ),
-        ok(
-            "number takes an integer",
-            one("price", json!({"type": "number"})),
-            json!({"price": 3}),
-        ),
-        ok(
-            "integer takes 1e2",
-            one("count", json!({"type": "integer"})),
-            json!({"count": 1e2}),
-        ),
+        ok("number takes an integer", one("price", json!({"type": "number"})), json!({"price": 3})),
+        ok("integer takes 1e2", one("count", json!({"type": "integer"})), json!({"count": 1e2})),
         ok(
             "without type, object keywords apply only to objects",
             json!({"properties": {"a": {"type": "string"}}, "required": ["a"]}),
@@ -403,12 +295,7 @@ fn cases() -> Vec<Case> {
             json!({"ratio": 0.25}),
             "ratio must be at least 0.5; got 0.25",
         ),
-        err(
-            "a huge number",
-            one("n", json!({"maximum": 10})),
-            json!({"n": 1e300}),
-            "n must be at most 10; got 1e+300",
-        ),
+        err("a huge number", one("n", json!({"maximum": 10})), json!({"n": 1e300}), "n must be at most 10; got 1e+300"),
         err(
             "large integers compare exactly",
             one("n", json!({"maximum": 9_007_199_254_740_992_u64})),
@@ -424,10 +311,7 @@ fn cases() -> Vec<Case> {
         // additionalProperties.
         err(
             "extras checked against a schema",
-            one(
-                "labels",
-                json!({"type": "object", "additionalProperties": {"type": "string"}}),
-            ),
+            one("labels", json!({"type": "object", "additionalProperties": {"type": "string"}})),
             json!({"labels": {"a": "x", "b": 1}}),
             "labels.b must be a string; got 1",
         ),
@@ -483,10 +367,7 @@ fn cases() -> Vec<Case> {
             "a long unexpected name is shortened",
             json!({"additionalProperties": false}),
             json!({"k".repeat(60): 1}),
-            format!(
-                r#"unexpected property "{}… (no properties are allowed)"#,
-                "k".repeat(39)
-            ),
+            format!(r#"unexpected property "{}… (no properties are allowed)"#, "k".repeat(39)),
         ),
         // Keywords outside the subset.
         ok(
@@ -494,11 +375,7 @@ fn cases() -> Vec<Case> {
             json!({"type": "object", "properties": {"email": {"type": "string", "format": "email", "pattern": "^x$"}}, "anyOf": [{"required": ["nope"]}], "$ref": "#/x"}),
             json!({"email": "not an email"}),
         ),
-        ok(
-            "an empty schema takes anything",
-            json!({}),
-            json!([1, {"a": null}]),
-        ),
+        ok("an empty schema takes anything", json!({}), json!([1, {"a": null}])),
     ]
 }
 
@@ -517,46 +394,30 @@ fn table() {
         };
         let got = schema.check(&case.args).map_err(|error| error.to_string());
         if got != case.expected {
-            failures.push(format!(
-                "{}:\n   got {got:?}\n  want {:?}",
-                case.name, case.expected
-            ));
+            failures.push(format!("{}:\n   got {got:?}\n  want {:?}", case.name, case.expected));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }
 
 #[test]
 fn reports_at_most_the_bound_and_says_there_were_more() {
-    let schema =
-        ArgSchema::compile(&json!({"type": "object", "additionalProperties": false})).unwrap();
-    let args: serde_json::Map<String, Value> =
-        (0..12).map(|n| (format!("x{n:02}"), json!(n))).collect();
+    let schema = ArgSchema::compile(&json!({"type": "object", "additionalProperties": false})).unwrap();
+    let args: serde_json::Map<String, Value> = (0..12).map(|n| (format!("x{n:02}"), json!(n))).collect();
     let error = schema.check(&Value::Object(args)).unwrap_err();
     assert_eq!(error.problems().len(), MAX_REPORTED_PROBLEMS);
     assert!(error.has_more());
     let listed: Vec<String> = (0..MAX_REPORTED_PROBLEMS)
         .map(|n| format!(r#"unexpected property "x{n:02}" (no properties are allowed)"#))
         .collect();
-    assert_eq!(
-        error.to_string(),
-        format!("{}; more problems were not listed", listed.join("; "))
-    );
+    assert_eq!(error.to_string(), format!("{}; more problems were not listed", listed.join("; ")));
 }
 
 #[test]
 fn exactly_the_bound_is_not_more() {
-    let schema =
-        ArgSchema::compile(&json!({"type": "object", "additionalProperties": false})).unwrap();
-    let args: serde_json::Map<String, Value> = (0..MAX_REPORTED_PROBLEMS)
-        .map(|n| (format!("x{n:02}"), json!(n)))
-        .collect();
+    let schema = ArgSchema::compile(&json!({"type": "object", "additionalProperties": false})).unwrap();
+    let args: serde_json::Map<String, Value> =
+        (0..MAX_REPORTED_PROBLEMS).map(|n| (format!("x{n:02}"), json!(n))).collect();
     let error = schema.check(&Value::Object(args)).unwrap_err();
     assert_eq!(error.problems().len(), MAX_REPORTED_PROBLEMS);
     assert!(!error.has_more());
@@ -569,31 +430,20 @@ fn a_large_invalid_array_stops_at_the_bound() {
     let error = schema.check(&json!({ "items": items })).unwrap_err();
     assert_eq!(error.problems().len(), MAX_REPORTED_PROBLEMS);
     assert!(error.has_more());
-    assert_eq!(
-        error.problems()[0].to_string(),
-        "items must have at most 50 items; got 1000"
-    );
+    assert_eq!(error.problems()[0].to_string(), "items must have at most 50 items; got 1000");
     assert_eq!(error.problems()[1].to_string(), "items[0].sku is required");
-    assert_eq!(
-        error.problems()[2].to_string(),
-        "items[0].qty must be at least 1; got 0"
-    );
+    assert_eq!(error.problems()[2].to_string(), "items[0].qty must be at least 1; got 0");
 }
 
 #[test]
 fn problems_carry_their_path_and_kind() {
     let schema = ArgSchema::compile(&order()).unwrap();
-    let error = schema
-        .check(&json!({"sku": "m", "quantity": 2.5}))
-        .unwrap_err();
+    let error = schema.check(&json!({"sku": "m", "quantity": 2.5})).unwrap_err();
     assert_eq!(
         error.problems(),
         [ArgProblem {
             path: "quantity".into(),
-            kind: ProblemKind::WrongType {
-                expected: "an integer".into(),
-                got: "2.5".into()
-            },
+            kind: ProblemKind::WrongType { expected: "an integer".into(), got: "2.5".into() },
         }]
     );
     assert_eq!(error.kind(), ErrorKind::InvalidArgs);
@@ -612,9 +462,6 @@ fn becomes_an_invalid_args_tool_error() {
 fn one_compiled_schema_checks_many_calls() {
     let schema = ArgSchema::compile(&order()).unwrap();
     for quantity in 1..=99 {
-        assert_eq!(
-            schema.check(&json!({"sku": "m", "quantity": quantity})),
-            Ok(())
-        );
+        assert_eq!(schema.check(&json!({"sku": "m", "quantity": quantity})), Ok(()));
     }
 }

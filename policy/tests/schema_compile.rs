@@ -2,11 +2,7 @@
 //! keywords outside the subset compile.
 #![cfg_attr(
     target_arch = "wasm32",
-    allow(
-        clippy::unwrap_used,
-        clippy::panic,
-        reason = "clippy does not see wasm_bindgen_test functions as tests"
-    )
+    allow(clippy::unwrap_used, clippy::panic, reason = "clippy does not see wasm_bindgen_test functions as tests")
 )]
 
 #[cfg(target_arch = "wasm32")]
@@ -36,16 +32,25 @@ fn refused() -> Vec<(Value, String)> {
             json!({"properties": {"size": {"enum": "small"}}}),
             r#"inputSchema.properties.size.enum: must be an array; got "small""#.into(),
         ),
-        (json!({"properties": {"size": {"enum": []}}}), "inputSchema.properties.size.enum: must not be empty, or no value could match".into()),
+        (
+            json!({"properties": {"size": {"enum": []}}}),
+            "inputSchema.properties.size.enum: must not be empty, or no value could match".into(),
+        ),
         (json!({"minimum": "1"}), r#"inputSchema.minimum: must be a number; got "1""#.into()),
         (json!({"maximum": null}), "inputSchema.maximum: must be a number; got null".into()),
         (json!({"exclusiveMinimum": "0"}), r#"inputSchema.exclusiveMinimum: must be a number; got "0""#.into()),
         (json!({"properties": []}), "inputSchema.properties: must be an object; got []".into()),
-        (json!({"properties": {"a": 3}}), "inputSchema.properties.a: must be a schema object (or true or false); got 3".into()),
+        (
+            json!({"properties": {"a": 3}}),
+            "inputSchema.properties.a: must be a schema object (or true or false); got 3".into(),
+        ),
         (json!({"required": "sku"}), r#"inputSchema.required: must be an array of property names; got "sku""#.into()),
         (json!({"required": ["sku", 3]}), "inputSchema.required[1]: must be a string; got 3".into()),
         (json!({"properties": {"sku": {"type": "string", "required": true}}}), required_flag.into()),
-        (json!({"additionalProperties": "no"}), r#"inputSchema.additionalProperties: must be a boolean or a schema object; got "no""#.into()),
+        (
+            json!({"additionalProperties": "no"}),
+            r#"inputSchema.additionalProperties: must be a boolean or a schema object; got "no""#.into(),
+        ),
         (
             json!({"properties": {"tags": {"type": "array", "items": 3}}}),
             "inputSchema.properties.tags.items: must be a schema object (or true or false); got 3".into(),
@@ -53,7 +58,10 @@ fn refused() -> Vec<(Value, String)> {
         (json!({"maxLength": -1}), "inputSchema.maxLength: must be a non-negative integer; got -1".into()),
         (json!({"minLength": 1.5}), "inputSchema.minLength: must be a non-negative integer; got 1.5".into()),
         (json!({"maxItems": "3"}), r#"inputSchema.maxItems: must be a non-negative integer; got "3""#.into()),
-        (json!({"properties": {"a b": {"type": "x"}}}), format!(r#"inputSchema.properties["a b"].type: must be one of {TYPES}; got "x""#)),
+        (
+            json!({"properties": {"a b": {"type": "x"}}}),
+            format!(r#"inputSchema.properties["a b"].type: must be one of {TYPES}; got "x""#),
+        ),
         (
             json!({"items": {"additionalProperties": {"properties": {"n": {"minimum": false}}}}}),
             "inputSchema.items.additionalProperties.properties.n.minimum: must be a number; got false".into(),
@@ -67,10 +75,9 @@ fn invalid_schemas_are_refused_with_their_path() {
     for (schema, expected) in refused() {
         match ArgSchema::compile(&schema) {
             Ok(_) => failures.push(format!("{schema}: compiled, want {expected:?}")),
-            Err(error) if error.to_string() != expected => failures.push(format!(
-                "{schema}:\n   got {:?}\n  want {expected:?}",
-                error.to_string()
-            )),
+            Err(error) if error.to_string() != expected => {
+                failures.push(format!("{schema}:\n   got {:?}\n  want {expected:?}", error.to_string()))
+            }
             Err(_) => {}
         }
     }
@@ -115,26 +122,16 @@ fn schemas_outside_the_subset_compile() {
 
 /// A schema whose properties nest `levels` deep: `{"properties": {"a": {"properties": {"a": ...}}}}`.
 fn nested(levels: usize) -> Value {
-    (0..levels).fold(
-        json!({"type": "string"}),
-        |inner, _| json!({"type": "object", "properties": {"a": inner}}),
-    )
+    (0..levels).fold(json!({"type": "string"}), |inner, _| json!({"type": "object", "properties": {"a": inner}}))
 }
 
 #[test]
 fn nesting_is_bounded() {
     assert!(ArgSchema::compile(&nested(MAX_SCHEMA_DEPTH)).is_ok());
-    let path = format!(
-        "inputSchema{}",
-        ".properties.a".repeat(MAX_SCHEMA_DEPTH + 1)
-    );
+    let path = format!("inputSchema{}", ".properties.a".repeat(MAX_SCHEMA_DEPTH + 1));
     assert_eq!(
-        ArgSchema::compile(&nested(MAX_SCHEMA_DEPTH + 1))
-            .unwrap_err()
-            .to_string(),
-        format!(
-            "{path}: schemas nest more than {MAX_SCHEMA_DEPTH} levels deep here; flatten the schema"
-        )
+        ArgSchema::compile(&nested(MAX_SCHEMA_DEPTH + 1)).unwrap_err().to_string(),
+        format!("{path}: schemas nest more than {MAX_SCHEMA_DEPTH} levels deep here; flatten the schema")
     );
 }
 
@@ -143,8 +140,5 @@ fn the_deepest_schema_checks_the_deepest_value() {
     let schema = ArgSchema::compile(&nested(MAX_SCHEMA_DEPTH)).unwrap();
     let args = (0..MAX_SCHEMA_DEPTH).fold(json!(7), |inner, _| json!({"a": inner}));
     let path = vec!["a"; MAX_SCHEMA_DEPTH].join(".");
-    assert_eq!(
-        schema.check(&args).unwrap_err().to_string(),
-        format!("{path} must be a string; got 7")
-    );
+    assert_eq!(schema.check(&args).unwrap_err().to_string(), format!("{path} must be a string; got 7"));
 }

@@ -29,9 +29,7 @@ fn json_over(words: &'static [&'static str]) -> impl Strategy<Value = Value> {
     })
 }
 
-const ARG_WORDS: &[&str] = &[
-    "sku", "size", "quantity", "items", "kind", "a", "b", "small", "medium", "large",
-];
+const ARG_WORDS: &[&str] = &["sku", "size", "quantity", "items", "kind", "a", "b", "small", "medium", "large"];
 
 const SCHEMA_WORDS: &[&str] = &[
     "type",

@@ -20,24 +20,12 @@ pub(crate) struct Checker<'a> {
 impl<'a> Checker<'a> {
     /// A checker that keeps at most `limit` problems (at least one).
     pub(crate) fn new(limit: usize) -> Self {
-        Self {
-            steps: Vec::new(),
-            problems: Vec::new(),
-            limit: limit.max(1),
-            more: false,
-        }
+        Self { steps: Vec::new(), problems: Vec::new(), limit: limit.max(1), more: false }
     }
 
     /// The outcome: `Ok` when no problem was found.
     pub(crate) fn finish(self) -> Result<(), ArgsError> {
-        if self.problems.is_empty() {
-            Ok(())
-        } else {
-            Err(ArgsError {
-                problems: self.problems,
-                more: self.more,
-            })
-        }
+        if self.problems.is_empty() { Ok(()) } else { Err(ArgsError { problems: self.problems, more: self.more }) }
     }
 
     /// Whether the bound is reached and one more problem was seen: nothing more is worth checking.
@@ -47,10 +35,7 @@ impl<'a> Checker<'a> {
 
     fn report(&mut self, kind: ProblemKind) {
         if self.problems.len() < self.limit {
-            self.problems.push(ArgProblem {
-                path: path_of(&self.steps),
-                kind,
-            });
+            self.problems.push(ArgProblem { path: path_of(&self.steps), kind });
         } else {
             self.more = true;
         }
@@ -82,16 +67,11 @@ impl<'a> Checker<'a> {
         if let Some(types) = &node.types
             && !types.allows(value)
         {
-            return self.report(ProblemKind::WrongType {
-                expected: types.phrase.clone(),
-                got: short_json(value),
-            });
+            return self.report(ProblemKind::WrongType { expected: types.phrase.clone(), got: short_json(value) });
         }
         match value {
             Value::String(text) => self.check_length(node, text),
-            Value::Number(number) if !node.bounds.is_empty() => {
-                self.check_bounds(&node.bounds, number)
-            }
+            Value::Number(number) if !node.bounds.is_empty() => self.check_bounds(&node.bounds, number),
             Value::Array(items) => self.check_array(node, items),
             Value::Object(properties) => {
                 if let Some(rules) = &node.object {
@@ -105,9 +85,7 @@ impl<'a> Checker<'a> {
     fn check_length(&mut self, node: &Node, text: &str) {
         // A string has at most as many code points as bytes: most strings pass without being counted.
         let bytes = text.len() as u64;
-        if node.min_length.is_none_or(|min| min == 0)
-            && node.max_length.is_none_or(|max| bytes <= max)
-        {
+        if node.min_length.is_none_or(|min| min == 0) && node.max_length.is_none_or(|max| bytes <= max) {
             return;
         }
         let length = text.chars().count() as u64;
@@ -121,44 +99,19 @@ impl<'a> Checker<'a> {
 
     fn check_bounds(&mut self, bounds: &Bounds, number: &Number) {
         let breaks = |bound: &Option<Number>, refused: &[Ordering]| {
-            bound
-                .as_ref()
-                .filter(|bound| refused.contains(&compare(number, bound)))
-                .cloned()
+            bound.as_ref().filter(|bound| refused.contains(&compare(number, bound))).cloned()
         };
         if let Some(bound) = breaks(&bounds.minimum, &[Ordering::Less]) {
-            self.report(ProblemKind::TooSmall {
-                bound,
-                exclusive: false,
-                got: number.clone(),
-            });
+            self.report(ProblemKind::TooSmall { bound, exclusive: false, got: number.clone() });
         }
-        if let Some(bound) = breaks(
-            &bounds.exclusive_minimum,
-            &[Ordering::Less, Ordering::Equal],
-        ) {
-            self.report(ProblemKind::TooSmall {
-                bound,
-                exclusive: true,
-                got: number.clone(),
-            });
+        if let Some(bound) = breaks(&bounds.exclusive_minimum, &[Ordering::Less, Ordering::Equal]) {
+            self.report(ProblemKind::TooSmall { bound, exclusive: true, got: number.clone() });
         }
         if let Some(bound) = breaks(&bounds.maximum, &[Ordering::Greater]) {
-            self.report(ProblemKind::TooLarge {
-                bound,
-                exclusive: false,
-                got: number.clone(),
-            });
+            self.report(ProblemKind::TooLarge { bound, exclusive: false, got: number.clone() });
         }
-        if let Some(bound) = breaks(
-            &bounds.exclusive_maximum,
-            &[Ordering::Greater, Ordering::Equal],
-        ) {
-            self.report(ProblemKind::TooLarge {
-                bound,
-                exclusive: true,
-                got: number.clone(),
-            });
+        if let Some(bound) = breaks(&bounds.exclusive_maximum, &[Ordering::Greater, Ordering::Equal]) {
+            self.report(ProblemKind::TooLarge { bound, exclusive: true, got: number.clone() });
         }
     }
 
@@ -198,10 +151,7 @@ impl<'a> Checker<'a> {
                 (None, Additional::Allowed) => continue,
                 (None, Additional::Refused) => {
                     let allowed = rules.allowed_names.clone();
-                    self.report(ProblemKind::Unexpected {
-                        name: short_json(name),
-                        allowed,
-                    });
+                    self.report(ProblemKind::Unexpected { name: short_json(name), allowed });
                     continue;
                 }
             };
@@ -211,8 +161,5 @@ impl<'a> Checker<'a> {
 }
 
 fn wrong_value(choices: &Choices, value: &Value) -> ProblemKind {
-    ProblemKind::WrongValue {
-        expected: choices.phrase.clone(),
-        got: short_json(value),
-    }
+    ProblemKind::WrongValue { expected: choices.phrase.clone(), got: short_json(value) }
 }

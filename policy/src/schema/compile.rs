@@ -23,31 +23,17 @@ pub(crate) fn compile_root(schema: &Value) -> Result<Node, SchemaError> {
 /// Compiles a subschema: an object, or `true` (anything) or `false` (nothing).
 fn compile_subschema(schema: &Value, path: &str, depth: usize) -> Result<Node, SchemaError> {
     if depth > MAX_SCHEMA_DEPTH {
-        return Err(SchemaError::TooDeep {
-            path: path.to_owned(),
-            max: MAX_SCHEMA_DEPTH,
-        });
+        return Err(SchemaError::TooDeep { path: path.to_owned(), max: MAX_SCHEMA_DEPTH });
     }
     match schema {
         Value::Object(keywords) => compile_object(keywords, path, depth),
         Value::Bool(true) => Ok(Node::default()),
-        Value::Bool(false) => Ok(Node {
-            refuses_all: true,
-            ..Node::default()
-        }),
-        other => Err(wrong_shape(
-            path,
-            "a schema object (or true or false)",
-            other,
-        )),
+        Value::Bool(false) => Ok(Node { refuses_all: true, ..Node::default() }),
+        other => Err(wrong_shape(path, "a schema object (or true or false)", other)),
     }
 }
 
-fn compile_object(
-    keywords: &Map<String, Value>,
-    path: &str,
-    depth: usize,
-) -> Result<Node, SchemaError> {
+fn compile_object(keywords: &Map<String, Value>, path: &str, depth: usize) -> Result<Node, SchemaError> {
     let at = |keyword: &str| child(path, Step::Key(keyword));
     let mut node = Node::default();
     if let Some(types) = keywords.get("type") {
@@ -69,9 +55,7 @@ fn compile_object(
     match keywords.get("items") {
         // The tuple form (an array of schemas) of older drafts is outside the subset: ignored.
         None | Some(Value::Array(_)) => {}
-        Some(items) => {
-            node.items = Some(Box::new(compile_subschema(items, &at("items"), depth + 1)?))
-        }
+        Some(items) => node.items = Some(Box::new(compile_subschema(items, &at("items"), depth + 1)?)),
     }
     node.min_items = count(keywords, "minItems", path)?;
     node.max_items = count(keywords, "maxItems", path)?;
@@ -83,16 +67,12 @@ fn compile_object(
 
 fn compile_types(types: &Value, path: &str) -> Result<Types, SchemaError> {
     let one = |name: &Value, path: &str| match name {
-        Value::String(text) => JsonType::from_name(text).ok_or_else(|| SchemaError::UnknownType {
-            path: path.to_owned(),
-            got: short_json(name),
-        }),
+        Value::String(text) => JsonType::from_name(text)
+            .ok_or_else(|| SchemaError::UnknownType { path: path.to_owned(), got: short_json(name) }),
         other => Err(wrong_shape(path, "a type name", other)),
     };
     match types {
-        Value::Array(names) if names.is_empty() => Err(SchemaError::Empty {
-            path: path.to_owned(),
-        }),
+        Value::Array(names) if names.is_empty() => Err(SchemaError::Empty { path: path.to_owned() }),
         Value::Array(names) => {
             let parsed = names
                 .iter()
@@ -102,11 +82,7 @@ fn compile_types(types: &Value, path: &str) -> Result<Types, SchemaError> {
             Ok(Types::new(&parsed))
         }
         Value::String(_) => Ok(Types::new(&[one(types, path)?])),
-        other => Err(wrong_shape(
-            path,
-            "a type name or an array of type names",
-            other,
-        )),
+        other => Err(wrong_shape(path, "a type name or an array of type names", other)),
     }
 }
 
@@ -116,11 +92,8 @@ fn compile_object_rules(
     path: &str,
     depth: usize,
 ) -> Result<Option<ObjectRules>, SchemaError> {
-    let (properties, required, additional) = (
-        keywords.get("properties"),
-        keywords.get("required"),
-        keywords.get("additionalProperties"),
-    );
+    let (properties, required, additional) =
+        (keywords.get("properties"), keywords.get("required"), keywords.get("additionalProperties"));
     if properties.is_none() && required.is_none() && additional.is_none() {
         return Ok(None);
     }
@@ -135,20 +108,11 @@ fn compile_object_rules(
             }
         }
         Some(other) => {
-            return Err(wrong_shape(
-                &child(path, Step::Key("properties")),
-                "an object",
-                other,
-            ));
+            return Err(wrong_shape(&child(path, Step::Key("properties")), "an object", other));
         }
     }
     rules.properties.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
-    rules.allowed_names = list(
-        rules
-            .properties
-            .iter()
-            .map(|(name, _)| shorten(name, VALUE_CHARS)),
-    );
+    rules.allowed_names = list(rules.properties.iter().map(|(name, _)| shorten(name, VALUE_CHARS)));
     let at_required = child(path, Step::Key("required"));
     match required {
         None => {}
@@ -158,63 +122,39 @@ fn compile_object_rules(
                     Value::String(name) if rules.required.contains(name) => {}
                     Value::String(name) => rules.required.push(name.clone()),
                     other => {
-                        return Err(wrong_shape(
-                            &child(&at_required, Step::Index(index)),
-                            "a string",
-                            other,
-                        ));
+                        return Err(wrong_shape(&child(&at_required, Step::Index(index)), "a string", other));
                     }
                 }
             }
         }
         Some(Value::Bool(_)) => return Err(SchemaError::RequiredFlag { path: at_required }),
         Some(other) => {
-            return Err(wrong_shape(
-                &at_required,
-                "an array of property names",
-                other,
-            ));
+            return Err(wrong_shape(&at_required, "an array of property names", other));
         }
     }
     let at_additional = child(path, Step::Key("additionalProperties"));
     rules.additional = match additional {
         None | Some(Value::Bool(true)) => Additional::Allowed,
         Some(Value::Bool(false)) => Additional::Refused,
-        Some(schema @ Value::Object(_)) => Additional::Checked(Box::new(compile_subschema(
-            schema,
-            &at_additional,
-            depth + 1,
-        )?)),
+        Some(schema @ Value::Object(_)) => {
+            Additional::Checked(Box::new(compile_subschema(schema, &at_additional, depth + 1)?))
+        }
         Some(other) => {
-            return Err(wrong_shape(
-                &at_additional,
-                "a boolean or a schema object",
-                other,
-            ));
+            return Err(wrong_shape(&at_additional, "a boolean or a schema object", other));
         }
     };
     Ok(Some(rules))
 }
 
 /// A keyword that takes a count: `minLength`, `maxLength`, `minItems`, `maxItems`.
-fn count(
-    keywords: &Map<String, Value>,
-    keyword: &str,
-    path: &str,
-) -> Result<Option<u64>, SchemaError> {
+fn count(keywords: &Map<String, Value>, keyword: &str, path: &str) -> Result<Option<u64>, SchemaError> {
     match keywords.get(keyword) {
         None => Ok(None),
         Some(Value::Number(n)) if is_integer(n) && n.as_f64().is_some_and(|f| f >= 0.0) => {
             // Whole floats such as `5.0` count too; past u64::MAX the bound means "no limit" anyway.
-            Ok(Some(n.as_u64().unwrap_or_else(|| {
-                n.as_f64().map_or(u64::MAX, |f| f as u64)
-            })))
+            Ok(Some(n.as_u64().unwrap_or_else(|| n.as_f64().map_or(u64::MAX, |f| f as u64))))
         }
-        Some(other) => Err(wrong_shape(
-            &child(path, Step::Key(keyword)),
-            "a non-negative integer",
-            other,
-        )),
+        Some(other) => Err(wrong_shape(&child(path, Step::Key(keyword)), "a non-negative integer", other)),
     }
 }
 
@@ -222,27 +162,15 @@ fn compile_bounds(keywords: &Map<String, Value>, path: &str) -> Result<Bounds, S
     let number = |keyword: &str| match keywords.get(keyword) {
         None => Ok(None),
         Some(Value::Number(n)) => Ok(Some(n.clone())),
-        Some(other) => Err(wrong_shape(
-            &child(path, Step::Key(keyword)),
-            "a number",
-            other,
-        )),
+        Some(other) => Err(wrong_shape(&child(path, Step::Key(keyword)), "a number", other)),
     };
-    let mut bounds = Bounds {
-        minimum: number("minimum")?,
-        maximum: number("maximum")?,
-        ..Bounds::default()
-    };
+    let mut bounds = Bounds { minimum: number("minimum")?, maximum: number("maximum")?, ..Bounds::default() };
     // `exclusiveMinimum` is a number since draft 6, and a flag on `minimum` in draft 4.
     let exclusive = |keyword: &str, plain: &mut Option<Number>| match keywords.get(keyword) {
         None | Some(Value::Bool(false)) => Ok(None),
         Some(Value::Bool(true)) => Ok(plain.take()),
         Some(Value::Number(n)) => Ok(Some(n.clone())),
-        Some(other) => Err(wrong_shape(
-            &child(path, Step::Key(keyword)),
-            "a number",
-            other,
-        )),
+        Some(other) => Err(wrong_shape(&child(path, Step::Key(keyword)), "a number", other)),
     };
     bounds.exclusive_minimum = exclusive("exclusiveMinimum", &mut bounds.minimum)?;
     bounds.exclusive_maximum = exclusive("exclusiveMaximum", &mut bounds.maximum)?;
@@ -256,9 +184,5 @@ fn child(path: &str, step: Step<'_>) -> String {
 }
 
 fn wrong_shape(path: &str, expected: &'static str, got: &Value) -> SchemaError {
-    SchemaError::WrongShape {
-        path: path.to_owned(),
-        expected,
-        got: short_json(got),
-    }
+    SchemaError::WrongShape { path: path.to_owned(), expected, got: short_json(got) }
 }

@@ -23,9 +23,7 @@ pub enum SchemaError {
         got: String,
     },
     /// `type` names a type that JSON Schema does not have, such as `"int"`.
-    #[error(
-        "{path}: must be one of object, string, number, integer, boolean, array, null; got {got}"
-    )]
+    #[error("{path}: must be one of object, string, number, integer, boolean, array, null; got {got}")]
     UnknownType {
         /// Where, such as `inputSchema.properties.quantity.type`.
         path: String,
@@ -192,14 +190,9 @@ pub enum ProblemKind {
 
 impl fmt::Display for ArgProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let subject = if self.path.is_empty() {
-            "arguments"
-        } else {
-            self.path.as_str()
-        };
+        let subject = if self.path.is_empty() { "arguments" } else { self.path.as_str() };
         match &self.kind {
-            ProblemKind::WrongType { expected, got }
-            | ProblemKind::WrongValue { expected, got } => {
+            ProblemKind::WrongType { expected, got } | ProblemKind::WrongValue { expected, got } => {
                 write!(f, "{subject} must be {expected}; got {got}")
             }
             ProblemKind::Missing => write!(f, "{subject} is required"),
@@ -215,52 +208,28 @@ impl fmt::Display for ArgProblem {
                 }
             }
             ProblemKind::TooShort { min, got } => {
-                write!(
-                    f,
-                    "{subject} must be at least {min} {}; got {got}",
-                    plural(*min, "character", "characters")
-                )
+                write!(f, "{subject} must be at least {min} {}; got {got}", plural(*min, "character", "characters"))
             }
             ProblemKind::TooLong { max, got } => {
-                write!(
-                    f,
-                    "{subject} must be at most {max} {}; got {got}",
-                    plural(*max, "character", "characters")
-                )
+                write!(f, "{subject} must be at most {max} {}; got {got}", plural(*max, "character", "characters"))
             }
-            ProblemKind::TooSmall {
-                bound,
-                exclusive: false,
-                got,
-            } => write!(f, "{subject} must be at least {bound}; got {got}"),
-            ProblemKind::TooSmall {
-                bound,
-                exclusive: true,
-                got,
-            } => write!(f, "{subject} must be greater than {bound}; got {got}"),
-            ProblemKind::TooLarge {
-                bound,
-                exclusive: false,
-                got,
-            } => write!(f, "{subject} must be at most {bound}; got {got}"),
-            ProblemKind::TooLarge {
-                bound,
-                exclusive: true,
-                got,
-            } => write!(f, "{subject} must be less than {bound}; got {got}"),
+            ProblemKind::TooSmall { bound, exclusive: false, got } => {
+                write!(f, "{subject} must be at least {bound}; got {got}")
+            }
+            ProblemKind::TooSmall { bound, exclusive: true, got } => {
+                write!(f, "{subject} must be greater than {bound}; got {got}")
+            }
+            ProblemKind::TooLarge { bound, exclusive: false, got } => {
+                write!(f, "{subject} must be at most {bound}; got {got}")
+            }
+            ProblemKind::TooLarge { bound, exclusive: true, got } => {
+                write!(f, "{subject} must be less than {bound}; got {got}")
+            }
             ProblemKind::TooFewItems { min, got } => {
-                write!(
-                    f,
-                    "{subject} must have at least {min} {}; got {got}",
-                    plural(*min, "item", "items")
-                )
+                write!(f, "{subject} must have at least {min} {}; got {got}", plural(*min, "item", "items"))
             }
             ProblemKind::TooManyItems { max, got } => {
-                write!(
-                    f,
-                    "{subject} must have at most {max} {}; got {got}",
-                    plural(*max, "item", "items")
-                )
+                write!(f, "{subject} must have at most {max} {}; got {got}", plural(*max, "item", "items"))
             }
             ProblemKind::NotAllowed => write!(f, "{subject} is not allowed"),
         }

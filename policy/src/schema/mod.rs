@@ -68,9 +68,7 @@ impl ArgSchema {
     ///
     /// The top-level schema is usually `{"type": "object", ...}`, but that is not required.
     pub fn compile(schema: &Value) -> Result<Self, SchemaError> {
-        Ok(Self {
-            root: compile::compile_root(schema)?,
-        })
+        Ok(Self { root: compile::compile_root(schema)? })
     }
 
     /// Checks a call's arguments, reporting every problem found, up to [`MAX_REPORTED_PROBLEMS`].

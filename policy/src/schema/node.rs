@@ -127,24 +127,13 @@ impl Choices {
         strings.sort_unstable();
         strings.dedup();
         let listed = list(values.iter().map(allowed_value));
-        let phrase = if values.len() == 1 {
-            listed
-        } else {
-            format!("one of {listed}")
-        };
-        Self {
-            strings,
-            others,
-            phrase,
-        }
+        let phrase = if values.len() == 1 { listed } else { format!("one of {listed}") };
+        Self { strings, others, phrase }
     }
 
     pub(crate) fn contains(&self, value: &Value) -> bool {
         match value {
-            Value::String(text) => self
-                .strings
-                .binary_search_by(|s| s.as_str().cmp(text))
-                .is_ok(),
+            Value::String(text) => self.strings.binary_search_by(|s| s.as_str().cmp(text)).is_ok(),
             other => self.others.iter().any(|o| json_equal(o, other)),
         }
     }
@@ -164,10 +153,7 @@ pub(crate) struct ObjectRules {
 
 impl ObjectRules {
     pub(crate) fn property(&self, name: &str) -> Option<&Node> {
-        self.properties
-            .binary_search_by(|(n, _)| n.as_str().cmp(name))
-            .ok()
-            .map(|i| &self.properties[i].1)
+        self.properties.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok().map(|i| &self.properties[i].1)
     }
 }
 
@@ -213,10 +199,7 @@ mod tests {
         let cases: [(&[JsonType], &str); 4] = [
             (&[T::Integer], "an integer"),
             (&[T::String, T::Null], "a string or null"),
-            (
-                &[T::String, T::Number, T::Null],
-                "a string, a number or null",
-            ),
+            (&[T::String, T::Number, T::Null], "a string, a number or null"),
             (&[T::Object, T::Object], "an object"),
         ];
         for (types, expected) in cases {

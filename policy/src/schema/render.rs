@@ -53,10 +53,7 @@ pub(crate) fn path_of(steps: &[Step<'_>]) -> String {
 
 /// Names shown without quotes in a path: letters, digits, `_`, `-` and `$`.
 fn is_plain_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '$'))
+    !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '$'))
 }
 
 /// The first `max` characters of `text`, followed by `…` when something was cut.
@@ -71,10 +68,7 @@ pub(crate) fn shorten(text: &str, max: usize) -> String {
 /// costs no more than a small one.
 pub(crate) fn short_json<T: Serialize + ?Sized>(value: &T) -> String {
     // Enough bytes for VALUE_CHARS characters of up to 4 bytes each, and one more character to know a cut happened.
-    let mut sink = Capped {
-        bytes: Vec::new(),
-        cap: (VALUE_CHARS + 1) * 4,
-    };
+    let mut sink = Capped { bytes: Vec::new(), cap: (VALUE_CHARS + 1) * 4 };
     let _ = serde_json::to_writer(&mut sink, value);
     shorten(&String::from_utf8_lossy(&sink.bytes), VALUE_CHARS)
 }
@@ -92,9 +86,7 @@ fn is_plain_text(text: &str) -> bool {
     !text.is_empty()
         && !text.starts_with(char::is_whitespace)
         && !text.ends_with(char::is_whitespace)
-        && !text
-            .chars()
-            .any(|c| c.is_control() || matches!(c, ',' | '"' | '(' | ')'))
+        && !text.chars().any(|c| c.is_control() || matches!(c, ',' | '"' | '(' | ')'))
         && !matches!(text, "true" | "false" | "null")
         && text.parse::<f64>().is_err()
 }
@@ -148,10 +140,7 @@ mod tests {
         let cases: [(&[Step<'_>], &str); 5] = [
             (&[], ""),
             (&[Step::Key("size")], "size"),
-            (
-                &[Step::Key("items"), Step::Index(2), Step::Key("sku")],
-                "items[2].sku",
-            ),
+            (&[Step::Key("items"), Step::Index(2), Step::Key("sku")], "items[2].sku"),
             (&[Step::Key("a b"), Step::Key("c")], "[\"a b\"].c"),
             (&[Step::Index(0), Step::Key("")], "[0][\"\"]"),
         ];
@@ -167,10 +156,7 @@ mod tests {
         let long = "é".repeat(100);
         assert_eq!(short_json(&json!(long)), format!("\"{}…", "é".repeat(39)));
         let big: Vec<u32> = (0..100_000).collect();
-        assert_eq!(
-            short_json(&json!(big)),
-            "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,1…"
-        );
+        assert_eq!(short_json(&json!(big)), "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,1…");
         assert_eq!(shorten("abc", 3), "abc");
         assert_eq!(shorten("abcd", 3), "abc…");
     }
