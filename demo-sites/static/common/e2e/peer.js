@@ -16,6 +16,7 @@ import { describeOutcome, makeTool } from "./tools.js";
 const params = new URLSearchParams(location.search);
 const kind = params.get("kind") ?? "bridge";
 const READY_TIMEOUT_MS = 10_000;
+const LIST_TIMEOUT_MS = 1500;
 
 /** The origin of a site name ("shop"), or the text itself when it is already an origin. */
 const originOf = (name) => origins[name] ?? name;
@@ -97,9 +98,13 @@ const e2e = {
     return registrations.delete(name);
   },
 
-  /** Lists tools; fromOrigins takes site names, windows takes window names. Resolves to sorted [name, origin]. */
+  /**
+   * Lists tools; fromOrigins takes site names, windows takes window names. Resolves to sorted [name, origin]. A
+   * bridge waits up to LIST_TIMEOUT_MS for windows that do not answer (those of other origins than the ones asked),
+   * more than its default, so that a slow machine does not drop a slow answer.
+   */
   async list(options = {}) {
-    const asked = { ...options };
+    const asked = { timeoutMs: LIST_TIMEOUT_MS, ...options };
     if (options.fromOrigins) asked.fromOrigins = options.fromOrigins.map(originOf);
     if (options.windows) asked.windows = options.windows.map(windowNamed);
     listed = await context.getTools(asked);
