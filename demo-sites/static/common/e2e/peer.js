@@ -8,7 +8,7 @@
 // claim); readyTo=<origin> (the embedder or opener, told {type: "e2e-ready"} once this page is settled);
 // counterPrefix (see /common/bridge.js).
 import { origins } from "/config.js";
-import { countExecution, loadBridge, withCounterPrefix } from "/common/bridge.js";
+import { loadBridge, withCounterPrefix } from "/common/bridge.js";
 import { demo, settle, showOrigin } from "/common/page.js";
 import { createPlainPeer } from "/common/plain-webmcp-peer.js";
 import { describeOutcome, makeTool } from "./tools.js";
@@ -223,7 +223,6 @@ async function install() {
     return "ready";
   }
   context.addEventListener("toolchange", () => (e2e.toolchanges += 1));
-  e2e.countExecution = countExecution;
   return "ready";
 }
 
