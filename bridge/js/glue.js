@@ -219,6 +219,14 @@ export function candidateWindows() {
   return found;
 }
 
+// The iframe (or frame) element of this document whose window is `win`, or null.
+export function frameElementOf(win) {
+  for (const element of document.querySelectorAll("iframe, frame")) {
+    if (element.contentWindow === win) return element;
+  }
+  return null;
+}
+
 export function windowAt(locator) {
   try {
     if (locator === "parent") return window.parent !== window ? window.parent : null;

@@ -360,6 +360,9 @@ impl State {
 
     /// Aborts, time limits and liveness for a call that someone waits for.
     fn watch(&mut self, wire_id: &RequestId, timeout_ms: Option<u32>) {
+        if let Some(peer) = self.calls.get(wire_id).map(|c| c.peer) {
+            self.watch_frame(peer);
+        }
         let Some(pending) = self.calls.get_mut(wire_id) else { return };
         if let Some(Waiter::Js { signal: Some(signal), .. }) = pending.waiters.last() {
             let wire = wire_id.clone();
@@ -396,6 +399,33 @@ impl State {
         let Some(journals) = self.journals.as_mut() else { return };
         if let Some(settled) = journals.consumer.timed_out(wire_id, now) {
             self.settle(settled, None);
+        }
+    }
+
+    /// When the peer is a frame of this page, a `load` of that frame means its page was replaced: every call
+    /// waiting on it is interrupted (a plain peer cannot say so itself; a bridge says so too, from `pagehide`).
+    fn watch_frame(&mut self, peer_id: PeerId) {
+        let Some(peer) = self.peers.get_mut(peer_id) else { return };
+        if peer_id == SELF_PEER || peer.frame_load.is_some() {
+            return;
+        }
+        let element = js::frame_element_of(&peer.window);
+        let Some(element) = element.dyn_ref::<web_sys::EventTarget>() else { return };
+        peer.frame_load = Some(EventListener::new(element, "load", move |_| {
+            with_core(|state| state.frame_reloaded(peer_id));
+        }));
+    }
+
+    fn frame_reloaded(&mut self, peer_id: PeerId) {
+        let waiting: Vec<RequestId> =
+            self.calls.iter().filter(|(_, call)| call.peer == peer_id).map(|(wire, _)| wire.clone()).collect();
+        for wire in waiting {
+            self.provider_gone(&wire);
+        }
+        let had_tools = self.peers.get(peer_id).is_some_and(|p| !p.tools.is_empty());
+        self.peers.forget(peer_id);
+        if had_tools {
+            self.user_calls.push(UserCall::FireToolChange);
         }
     }
 

@@ -57,6 +57,10 @@ extern "C" {
     #[wasm_bindgen(js_name = candidateWindows)]
     pub fn candidate_windows() -> js_sys::Array;
 
+    /// The iframe element of this document whose window is `win`, or null.
+    #[wasm_bindgen(js_name = frameElementOf)]
+    pub fn frame_element_of(win: &JsValue) -> JsValue;
+
     /// The window a locator of `candidateWindows` names now, or null.
     #[wasm_bindgen(js_name = windowAt)]
     pub fn window_at(locator: &str) -> JsValue;

@@ -34,6 +34,8 @@ pub(crate) struct Peer {
     pub connecting: Option<(RequestId, web_sys::MessagePort, EventListener)>,
     /// The peer went away (GOING_AWAY, closed, navigated): it gets nothing more.
     pub gone: bool,
+    /// For a frame of this page: hears the frame load another document, which ends the peer's page.
+    pub frame_load: Option<EventListener>,
 }
 
 /// A connected port, with the envelopes waiting to be sent as one batch at the end of the task.
@@ -74,6 +76,7 @@ impl Peers {
             port: None,
             connecting: None,
             gone: false,
+            frame_load: None,
         };
         Self { list: vec![me], next_id: SELF_PEER + 1 }
     }
@@ -112,6 +115,7 @@ impl Peers {
             port: None,
             connecting: None,
             gone: false,
+            frame_load: None,
         });
         id
     }
@@ -125,6 +129,7 @@ impl Peers {
             peer.gone = true;
             peer.port = None;
             peer.connecting = None;
+            peer.frame_load = None;
             peer.tools.clear();
         }
     }

@@ -210,15 +210,12 @@ async fn a_removed_plain_provider_frame_interrupts_its_calls(t: Ctx) -> E2eResul
 /// A plain provider's iframe navigated to another origin while its tool runs: the bridge's call must not hang
 /// (issue 4: a provider that goes away, "iframe removed, navigated, closed", interrupts its calls).
 ///
-/// KNOWN BRIDGE BUG, kept failing on purpose until the bridge handles it: a plain provider sends no
-/// `WEBMCP_GOING_AWAY`, and a navigated iframe's WindowProxy is not `closed`, so nothing tells the bridge; the call
-/// stays pending forever.
+/// Regression test: a plain provider sends no `WEBMCP_GOING_AWAY`, and a navigated iframe's WindowProxy is not
+/// `closed`, so the call stayed pending forever; the bridge now hears the frame element's `load`.
 async fn a_navigated_plain_provider_frame_interrupts_its_calls(t: Ctx) -> E2eResult<()> {
     start_endless_plain_call(&t).await?;
     let url = format!("{}{}", t.origin(Site::Evil), peer_path("plain", &[]));
     let state = js(&t, Page::Top, "return await e2e.navigateFrame('p', args[0]);", vec![json!(url)]).await?;
     check_eq(state, json!("ready"), "the frame's new page")?;
-    check_plain_call_interrupted(&t).await.map_err(|error| {
-        E2eError::Check(format!("{error}\n(known bridge bug: a navigated plain provider leaves the call pending)"))
-    })
+    check_plain_call_interrupted(&t).await
 }
