@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 use webmcp_demo_sites::Site;
 use webmcp_e2e::spy::PostRecord;
-use webmcp_e2e::{Case, Ctx, E2eError, E2eResult, case, check, check_eq};
+use webmcp_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 
 use crate::cross_origin::pages::{
     FRAME_PROVIDES, HOST_PROVIDES, Page, call, check_bridge_never_posts_to_star, check_code, embed, js, list, listing,
