@@ -1,0 +1,21 @@
+//! The attacker, proven in real Chromium (issues 6 and 8): windows of other origins, a window of the right origin
+//! that nobody asked, and sandboxed frames try every way into the shop, its widget and its payment provider.
+//! Every attack gets exactly the answer it must, nothing runs (the server's counters), the widget keeps working,
+//! and no bridge post names '*'. Also: stolen call ids, a 10,000-message flood, prototype pollution, and the
+//! console warnings a page developer sees.
+
+#[path = "attacks/arena.rs"]
+mod arena;
+#[path = "attacks/requests.rs"]
+mod requests;
+#[path = "attacks/stolen_ids.rs"]
+mod stolen_ids;
+
+use webmcp_e2e::{Case, case};
+
+pub fn cases() -> Vec<Case> {
+    vec![
+        case!(needs_bridge "attacks::windows_that_see_nothing_get_nothing", requests::windows_that_see_nothing_get_nothing),
+        case!(needs_bridge "attacks::stolen_ids_do_not_steer_calls_in_flight", stolen_ids::stolen_ids_do_not_steer_calls_in_flight),
+    ]
+}
