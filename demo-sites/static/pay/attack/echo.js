@@ -27,6 +27,7 @@ async function main() {
       };
     },
   });
+  Object.defineProperty(window, "__echo", { value: { prototypes: prototypesNow } });
   await context.ready;
   settle("ready");
 }

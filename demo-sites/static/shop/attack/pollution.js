@@ -20,7 +20,6 @@ async function outcomeOf(promise) {
     const value = await promise;
     return { ok: true, json: JSON.stringify(value), value: inspect(value) };
   } catch (error) {
-    const own = Object.getOwnPropertyNames(error).filter((key) => key !== "stack").sort();
     return {
       ok: false,
       name: error?.name,
@@ -28,9 +27,11 @@ async function outcomeOf(promise) {
       code: error?.code ?? null,
       status: error?.status ?? null,
       retryAfter: error?.retryAfter ?? null,
-      ownKeys: own,
-      prototypeIsError: Object.getPrototypeOf(error) === Error.prototype || error instanceof Error,
-      error: inspect(error),
+      ownKeys: Object.getOwnPropertyNames(error).filter((key) => key !== "stack").sort(),
+      // TypeError.prototype for a TypeError, Error.prototype for an Error.
+      prototypeIsItsClass: Object.getPrototypeOf(error) === globalThis[error?.name]?.prototype,
+      // Its own fields, copied as data (an own "__proto__" stays an own key, and is reported).
+      fields: inspect(Object.fromEntries(Object.entries(error))),
     };
   }
 }
