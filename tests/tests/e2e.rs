@@ -8,9 +8,13 @@ mod demo;
 mod harness;
 #[path = "e2e/interop.rs"]
 mod interop;
+#[path = "e2e/once_only.rs"]
+mod once_only;
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    webmcp_e2e::run_cases([harness::cases(), demo::cases(), cross_origin::cases(), interop::cases()].concat())
+    webmcp_e2e::run_cases(
+        [harness::cases(), demo::cases(), cross_origin::cases(), interop::cases(), once_only::cases()].concat(),
+    )
 }
