@@ -8,6 +8,10 @@
 mod arena;
 #[path = "attacks/console.rs"]
 mod console;
+#[path = "attacks/flood.rs"]
+mod flood;
+#[path = "attacks/journal.rs"]
+mod journal;
 #[path = "attacks/pollution.rs"]
 mod pollution;
 #[path = "attacks/requests.rs"]
@@ -21,6 +25,8 @@ pub fn cases() -> Vec<Case> {
     vec![
         case!(needs_bridge "attacks::windows_that_see_nothing_get_nothing", requests::windows_that_see_nothing_get_nothing),
         case!(needs_bridge "attacks::stolen_ids_do_not_steer_calls_in_flight", stolen_ids::stolen_ids_do_not_steer_calls_in_flight),
+        case!(needs_bridge "attacks::a_strangers_extension_messages_leave_no_trace", journal::a_strangers_extension_messages_leave_no_trace),
+        case!(needs_bridge "attacks::a_flood_does_not_stall_the_widget", flood::a_flood_does_not_stall_the_widget),
         case!(needs_bridge "attacks::refusals_warn_once_per_kind_and_origin", console::refusals_warn_once_per_kind_and_origin),
         case!(needs_bridge "attacks::prototypes_stay_clean_in_both_directions", pollution::prototypes_stay_clean_in_both_directions),
         case!(needs_bridge "attacks::a_poisoned_tool_list_reaches_the_page_without_proto_keys", pollution::a_poisoned_tool_list_reaches_the_page_without_proto_keys),

@@ -177,6 +177,16 @@ export function rawClient(targets) {
       }
       return null;
     },
+    /** How many messages of each kind were received: "<from> <type> <code or success>" -> count. */
+    tally() {
+      const counts = {};
+      for (const { from, data } of log) {
+        const type = data !== null && typeof data === "object" ? data.type ?? "untyped" : typeof data;
+        const key = `${from} ${type} ${data?.code ?? (data?.success === undefined ? "" : `success=${data.success}`)}`.trim();
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      return counts;
+    },
     /** How many messages were received, and how many were not logged because the log was full. */
     counts: () => ({ logged: log.length, dropped }),
   };

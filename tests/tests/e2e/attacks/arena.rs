@@ -82,7 +82,8 @@ pub async fn open_arena_in(t: &Ctx, session: &Session, pay_delay_ms: u64) -> E2e
 
 /// Runs a widget command (`add 1 margherita`, `cart`, `checkout`) and returns the final state of its chip.
 pub async fn widget_command(session: &Session, command: &str) -> E2eResult<String> {
-    let state = run_in(session, Frame::Widget, "return await window.__demo.run(args[0]);", vec![json!(command)]).await?;
+    let state =
+        run_in(session, Frame::Widget, "return await window.__demo.run(args[0]);", vec![json!(command)]).await?;
     Ok(state.as_str().unwrap_or_default().to_owned())
 }
 

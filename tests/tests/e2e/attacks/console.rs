@@ -7,7 +7,9 @@ use webmcp_demo_sites::Site;
 use webmcp_e2e::session::DEFAULT_WAIT;
 use webmcp_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 
-use super::arena::{Frame, bridge_warnings, check_arena_clean, check_nothing_else_ran, enter, open_arena, run_in, widget_command};
+use super::arena::{
+    Frame, bridge_warnings, check_arena_clean, check_nothing_else_ran, enter, open_arena, run_in, widget_command,
+};
 
 /// `count` copies of the message `one` builds (a JavaScript expression with the builders `h`), sent from `from`
 /// to the shop; a round trip (a call of an unknown tool: the same kind as the first step) ends each step.
@@ -24,11 +26,31 @@ const STEP: &str = "const a = window.__attack; const h = a.helpers; const origin
 
 /// Refusals of every kind the shop can see from the evil origin, in the order of the warnings they cause.
 const EVIL_STEPS: [Step; 6] = [
-    Step { what: "calls of a tool it may not see", from: Frame::Evil, one: "h.execute('add_to_cart', { sku: 'margherita' })", count: 20 },
+    Step {
+        what: "calls of a tool it may not see",
+        from: Frame::Evil,
+        one: "h.execute('add_to_cart', { sku: 'margherita' })",
+        count: 20,
+    },
     Step { what: "malformed requests", from: Frame::Evil, one: "h.execute('../get_cart')", count: 20 },
-    Step { what: "oversized requests", from: Frame::Evil, one: "h.execute('search_products', { query: h.big(1100 * 1024) })", count: 5 },
-    Step { what: "requests nested too deep", from: Frame::Evil, one: "h.execute('add_to_cart', h.nested(100))", count: 10 },
-    Step { what: "__proto__ in arguments", from: Frame::Evil, one: "h.execute('add_to_cart', h.parsed('{\"__proto__\":{}}'))", count: 10 },
+    Step {
+        what: "oversized requests",
+        from: Frame::Evil,
+        one: "h.execute('search_products', { query: h.big(1100 * 1024) })",
+        count: 5,
+    },
+    Step {
+        what: "requests nested too deep",
+        from: Frame::Evil,
+        one: "h.execute('add_to_cart', h.nested(100))",
+        count: 10,
+    },
+    Step {
+        what: "__proto__ in arguments",
+        from: Frame::Evil,
+        one: "h.execute('add_to_cart', h.parsed('{\"__proto__\":{}}'))",
+        count: 10,
+    },
     Step { what: "unsolicited results", from: Frame::Evil, one: "h.success(h.freshId(), 'forged')", count: 10 },
 ];
 
@@ -80,7 +102,8 @@ pub async fn refusals_warn_once_per_kind_and_origin(t: Ctx) -> E2eResult<()> {
     }
     check_eq(new_warnings(&t, &mut seen).await?, evil_warnings(&evil), "warnings after the attacker's refusals")?;
 
-    let impostor = Step { what: "calls from a pay window", from: Frame::Impostor, one: "h.execute('checkout', {})", count: 20 };
+    let impostor =
+        Step { what: "calls from a pay window", from: Frame::Impostor, one: "h.execute('checkout', {})", count: 20 };
     run_step(&t, &impostor, true).await?;
     let pay = t.origin(Site::Pay);
     let expected = vec![format!("webmcp-bridge: refused a call of checkout, a tool it cannot see from {pay}")];
@@ -89,9 +112,8 @@ pub async fn refusals_warn_once_per_kind_and_origin(t: Ctx) -> E2eResult<()> {
     let opaque = Step { what: "requests from a sandboxed frame", from: Frame::Opaque, one: "h.getTools()", count: 20 };
     run_step(&t, &opaque, false).await?;
     enter(&t.session, Frame::Shop).await?;
-    let warned = format!(
-        "window.__victim.warnings.filter((line) => line.startsWith('webmcp-bridge:')).length > {seen}"
-    );
+    let warned =
+        format!("window.__victim.warnings.filter((line) => line.startsWith('webmcp-bridge:')).length > {seen}");
     t.session.wait_for(&warned, DEFAULT_WAIT).await?;
     let expected = vec![
         "webmcp-bridge: refused a message from an opaque origin (a sandboxed frame): it cannot be answered without '*' from null"
@@ -115,7 +137,10 @@ pub async fn refusals_warn_once_per_kind_and_origin(t: Ctx) -> E2eResult<()> {
     run_step(&t, &burst, true).await?;
     let expected = vec![format!("webmcp-bridge: refused tool list requests beyond the rate limit from {evil}")];
     let after_burst = new_warnings(&t, &mut seen).await?;
-    eprintln!("console: {seen} bridge warnings in all after {} refused messages", refused_so_far(&impostor, &opaque, &burst));
+    eprintln!(
+        "console: {seen} bridge warnings in all after {} refused messages",
+        refused_so_far(&impostor, &opaque, &burst)
+    );
     check_eq(after_burst, expected, "warnings after a burst of 3,000 messages")?;
 
     check_nothing_else_ran(&t, &[])?;

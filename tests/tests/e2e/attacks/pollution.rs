@@ -7,6 +7,18 @@ use webmcp_demo_sites::Site;
 use webmcp_e2e::spy::check_no_wildcard_posts;
 use webmcp_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 
+/// The checks of a case that did not hold, each as one line.
+#[derive(Default)]
+struct Mismatches(Vec<String>);
+
+impl Mismatches {
+    fn expect(&mut self, what: &str, got: Value, expected: Value) {
+        if got != expected {
+            self.0.push(format!("{what}: expected {expected}, got {got}"));
+        }
+    }
+}
+
 /// `inspect()` of plain data: no own `__proto__` key, only plain prototypes, nothing inherited.
 fn plain() -> Value {
     json!({ "ownProtoKeys": [], "oddPrototypes": [], "inheritedKeys": [] })
@@ -42,7 +54,8 @@ async fn call(t: &Ctx, tool: &str, args: &str, as_text: bool) -> E2eResult<Value
     let body = "return await window.__pollution.call(args[0], args[1], { asText: args[2] });";
     let mut outcome = js(t, body, vec![json!(tool), json!(args), json!(as_text)]).await?;
     if let Some(text) = outcome.get("json").and_then(Value::as_str) {
-        let result = serde_json::from_str(text).map_err(|error| E2eError::Check(format!("{tool}'s result: {error}")))?;
+        let result =
+            serde_json::from_str(text).map_err(|error| E2eError::Check(format!("{tool}'s result: {error}")))?;
         if let Value::Object(fields) = &mut outcome {
             fields.remove("json");
             fields.insert("result".to_owned(), result);
@@ -61,18 +74,12 @@ fn failed(name: &str, message: &str, own_keys: &[&str]) -> Value {
 /// provider refuses them when they come by hand. `constructor` and `prototype` keys arrive as own data; nothing
 /// in either page's prototypes changes.
 async fn arguments_reach_execute_as_plain_data(t: &Ctx) -> E2eResult<Vec<String>> {
-    let mut failures = Vec::new();
-    let mut expect = |what: &str, got: Value, expected: Value| {
-        eprintln!("pollution {what:?}: {got}");
-        if got != expected {
-            failures.push(format!("{what}: expected {expected}, got {got}"));
-        }
-    };
+    let mut found = Mismatches::default();
     let harmless = r#"{"constructor":{"prototype":{"polluted":"ctor"}},"prototype":{"polluted":"proto"},"nested":[{"constructor":{"name":"x"}}]}"#;
     let report = json!({ "json": harmless, "args": plain(), "constructorIsOwnData": "object",
                          "copyPrototypeIsObject": true, "prototypes": untouched() });
     let got = call(t, "echo_args", harmless, false).await?;
-    expect("constructor and prototype keys", got, json!({ "ok": true, "result": report, "value": plain() }));
+    found.expect("constructor and prototype keys", got, json!({ "ok": true, "result": report, "value": plain() }));
 
     let own_keys = ["message"];
     for (what, args, as_text) in [
@@ -81,22 +88,33 @@ async fn arguments_reach_execute_as_plain_data(t: &Ctx) -> E2eResult<Vec<String>
         ("__proto__ in JSON text", r#"{"__proto__":{"polluted":"text"}}"#, true),
         ("an escaped __proto__ in JSON text", r#"{"\u005f_proto__":{"polluted":"escaped"}}"#, true),
     ] {
-        expect(what, call(t, "echo_args", args, as_text).await?, failed("TypeError", EXECUTE_REFUSES, &own_keys));
+        found.expect(what, call(t, "echo_args", args, as_text).await?, failed("TypeError", EXECUTE_REFUSES, &own_keys));
     }
 
     for (what, message, path) in [
-        ("by hand: args", r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","name":"echo_args","args":{"__proto__":{"polluted":1}}}"#, "args.__proto__"),
-        ("by hand: inputObject", r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","name":"echo_args","inputObject":{"x":[{"__proto__":{}}]}}"#, "inputObject.x[0].__proto__"),
-        ("by hand: escaped key in JSON text", r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","name":"echo_args","args":"{\"\\u005f_proto__\":1}"}"#, "args.__proto__"),
+        (
+            "by hand: args",
+            r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","name":"echo_args","args":{"__proto__":{"polluted":1}}}"#,
+            "args.__proto__",
+        ),
+        (
+            "by hand: inputObject",
+            r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","name":"echo_args","inputObject":{"x":[{"__proto__":{}}]}}"#,
+            "inputObject.x[0].__proto__",
+        ),
+        (
+            "by hand: escaped key in JSON text",
+            r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","name":"echo_args","args":"{\"\\u005f_proto__\":1}"}"#,
+            "args.__proto__",
+        ),
     ] {
         let got = js(t, "return await window.__pollution.raw(args[0]);", vec![json!(message)]).await?;
         let refusal = json!([{ "type": "WEBMCP_EXECUTE_TOOL_RESPONSE", "requestId": "#0", "success": false, "code": "invalid_args",
             "error": format!("WEBMCP_EXECUTE_TOOL_REQUEST refused: {path}: {PROTO_REFUSED}") }]);
-        expect(what, got, refusal);
+        found.expect(what, got, refusal);
     }
-    drop(expect);
     check_eq(t.counter(Site::Pay, "echo_args"), 1, "runs of echo_args (only the call without __proto__)")?;
-    Ok(failures)
+    Ok(found.0)
 }
 
 /// Lists both providers' tools in the shop's page, sorted by name.
@@ -110,33 +128,40 @@ async fn list_tools(t: &Ctx) -> E2eResult<Vec<Value>> {
 /// The malicious provider's list, result and error carry `__proto__` keys everywhere: its tools are filed under
 /// its own origin (whatever they claim), and nothing handed to the shop's page has prototype behaviour.
 async fn poisoned_answers_stay_plain_data(t: &Ctx) -> E2eResult<Vec<String>> {
-    let mut failures = Vec::new();
-    let mut expect = |what: &str, got: Value, expected: Value| {
-        eprintln!("pollution {what:?}: {got}");
-        if got != expected {
-            failures.push(format!("{what}: expected {expected}, got {got}"));
-        }
-    };
+    let mut found = Mismatches::default();
     let listed: Vec<Value> = list_tools(t)
         .await?
         .into_iter()
-        .map(|tool| json!([tool["name"], tool["origin"], tool["inspected"]["oddPrototypes"], tool["inspected"]["inheritedKeys"]]))
+        .map(|tool| {
+            json!([
+                tool["name"],
+                tool["origin"],
+                tool["inspected"]["oddPrototypes"],
+                tool["inspected"]["inheritedKeys"]
+            ])
+        })
         .collect();
     let (pay, evil) = (t.origin(Site::Pay), t.origin(Site::Evil));
     let expected = json!([
-        ["echo_args", pay, [], []], ["garbage_status", evil, [], []], ["poisoned_error", evil, [], []], ["poisoned_result", evil, [], []],
+        ["echo_args", pay, [], []],
+        ["garbage_status", evil, [], []],
+        ["poisoned_error", evil, [], []],
+        ["poisoned_result", evil, [], []],
     ]);
-    expect("the tools listed: names, origins, prototypes, inherited keys", Value::Array(listed), expected);
+    found.expect("the tools listed: names, origins, prototypes, inherited keys", Value::Array(listed), expected);
 
     let result = json!({ "content": [{ "type": "text", "text": "poisoned" }],
                          "constructor": { "prototype": { "polluted": "constructor" } }, "nested": [{ "deeper": {} }] });
-    expect("a poisoned result", call(t, "poisoned_result", "{}", false).await?, json!({ "ok": true, "result": result, "value": plain() }));
+    found.expect(
+        "a poisoned result",
+        call(t, "poisoned_result", "{}", false).await?,
+        json!({ "ok": true, "result": result, "value": plain() }),
+    );
     let mut error = failed("Error", "poisoned failure", &["code", "message"]);
     error["fields"] = plain();
     error["code"] = json!("tool_error");
-    expect("a poisoned error", call(t, "poisoned_error", "{}", false).await?, error);
-    drop(expect);
-    Ok(failures)
+    found.expect("a poisoned error", call(t, "poisoned_error", "{}", false).await?, error);
+    Ok(found.0)
 }
 
 /// A provider's status and retryAfter reach the caller only when valid: an integer status from 100 to 599; a
@@ -186,7 +211,11 @@ pub async fn prototypes_stay_clean_in_both_directions(t: Ctx) -> E2eResult<()> {
     failures.extend(arguments_reach_execute_as_plain_data(&t).await?);
     failures.extend(garbage_status_is_dropped(&t).await?);
     check(failures.is_empty(), || format!("{} checks failed:\n{}", failures.len(), failures.join("\n")))?;
-    check_eq(js(&t, "return window.__pollution.prototypes();", vec![]).await?, untouched(), "the shop page's prototypes")?;
+    check_eq(
+        js(&t, "return window.__pollution.prototypes();", vec![]).await?,
+        untouched(),
+        "the shop page's prototypes",
+    )?;
     t.session.enter_frame_of("#echo-frame", t.origin(Site::Pay)).await?;
     let echo = t.session.execute("return window.__echo.prototypes();", vec![]).await?;
     check_eq(echo, untouched(), "the echo provider's prototypes")?;
@@ -207,7 +236,11 @@ pub async fn a_poisoned_tool_list_reaches_the_page_without_proto_keys(t: Ctx) ->
     };
     let echo = json!({ "name": "echo_args", "origin": t.origin(Site::Pay), "schema": r#"{"type":"object"}"#,
                        "annotations": "null", "inspected": plain() });
-    let expected = vec![echo, poisoned_tool("garbage_status"), poisoned_tool("poisoned_error"), poisoned_tool("poisoned_result")];
-    check_eq(list_tools(&t).await?, expected, "the tools listed, as the shop's page gets them")?;
+    let expected =
+        vec![echo, poisoned_tool("garbage_status"), poisoned_tool("poisoned_error"), poisoned_tool("poisoned_result")];
+    let (got, expected) = (Value::Array(list_tools(&t).await?), Value::Array(expected));
+    check(got == expected, || {
+        format!("the tools listed, as the shop's page gets them: expected {expected}, got {got}")
+    })?;
     check_no_wildcard_posts(&t.session).await.map(drop)
 }

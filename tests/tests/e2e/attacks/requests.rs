@@ -44,90 +44,229 @@ fn empty_list(id: &str) -> Value {
 fn attacks() -> Vec<Attack> {
     let none = json!([]);
     vec![
-        Attack { name: "list the shop's tools", from: Frame::Evil, to: "shop",
-            messages: "[h.getTools()]", expect: json!([empty_list("#0")]) },
-        Attack { name: "list the shop's tools claiming the widget's origin in the body", from: Frame::Evil, to: "shop",
+        Attack {
+            name: "list the shop's tools",
+            from: Frame::Evil,
+            to: "shop",
+            messages: "[h.getTools()]",
+            expect: json!([empty_list("#0")]),
+        },
+        Attack {
+            name: "list the shop's tools claiming the widget's origin in the body",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[h.getTools({ origin: origins.widget, callerOrigin: origins.widget })]",
-            expect: json!([empty_list("#0")]) },
-        Attack { name: "call a tool exposed to the widget only", from: Frame::Evil, to: "shop",
+            expect: json!([empty_list("#0")]),
+        },
+        Attack {
+            name: "call a tool exposed to the widget only",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[h.execute('add_to_cart', { sku: 'margherita', quantity: 20 })]",
-            expect: json!([unknown_tool("#0", "add_to_cart")]) },
-        Attack { name: "call a tool that does not exist (same answer)", from: Frame::Evil, to: "shop",
-            messages: "[h.execute('no_such_tool')]", expect: json!([unknown_tool("#0", "no_such_tool")]) },
-        Attack { name: "call claiming the widget's origin in every body field", from: Frame::Evil, to: "shop",
+            expect: json!([unknown_tool("#0", "add_to_cart")]),
+        },
+        Attack {
+            name: "call a tool that does not exist (same answer)",
+            from: Frame::Evil,
+            to: "shop",
+            messages: "[h.execute('no_such_tool')]",
+            expect: json!([unknown_tool("#0", "no_such_tool")]),
+        },
+        Attack {
+            name: "call claiming the widget's origin in every body field",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[h.execute('checkout', {}, { origin: origins.widget, callerOrigin: origins.widget, \
                 sourceOrigin: origins.widget, from: origins.widget })]",
-            expect: json!([unknown_tool("#0", "checkout")]) },
-        Attack { name: "call through inputObject", from: Frame::Evil, to: "shop",
+            expect: json!([unknown_tool("#0", "checkout")]),
+        },
+        Attack {
+            name: "call through inputObject",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[{ type: 'WEBMCP_EXECUTE_TOOL_REQUEST', requestId: h.freshId(), name: 'get_cart', inputObject: {} }]",
-            expect: json!([unknown_tool("#0", "get_cart")]) },
-        Attack { name: "replay one request three times", from: Frame::Evil, to: "shop",
+            expect: json!([unknown_tool("#0", "get_cart")]),
+        },
+        Attack {
+            name: "replay one request three times",
+            from: Frame::Evil,
+            to: "shop",
             messages: "(() => { const m = h.execute('get_cart'); return [m, m, m]; })()",
-            expect: json!([unknown_tool("#0", "get_cart"), unknown_tool("#0", "get_cart"), unknown_tool("#0", "get_cart")]) },
-        Attack { name: "__proto__ key in object arguments", from: Frame::Evil, to: "shop",
+            expect: json!([
+                unknown_tool("#0", "get_cart"),
+                unknown_tool("#0", "get_cart"),
+                unknown_tool("#0", "get_cart")
+            ]),
+        },
+        Attack {
+            name: "__proto__ key in object arguments",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[h.execute('add_to_cart', h.parsed('{\"sku\":\"margherita\",\"__proto__\":{\"polluted\":true}}'))]",
-            expect: json!([refused("#0", "invalid_args", &format!("args.__proto__: {PROTO_REFUSED}"))]) },
-        Attack { name: "__proto__ key in JSON-text arguments, nested", from: Frame::Evil, to: "shop",
+            expect: json!([refused("#0", "invalid_args", &format!("args.__proto__: {PROTO_REFUSED}"))]),
+        },
+        Attack {
+            name: "__proto__ key in JSON-text arguments, nested",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[h.execute('add_to_cart', '{\"sku\":\"margherita\",\"a\":[{\"__proto__\":{\"polluted\":true}}]}')]",
-            expect: json!([refused("#0", "invalid_args", &format!("args.a[0].__proto__: {PROTO_REFUSED}"))]) },
-        Attack { name: "values that are not messages", from: Frame::Evil, to: "shop",
+            expect: json!([refused("#0", "invalid_args", &format!("args.a[0].__proto__: {PROTO_REFUSED}"))]),
+        },
+        Attack {
+            name: "values that are not messages",
+            from: Frame::Evil,
+            to: "shop",
             messages: "['WEBMCP_GET_TOOLS_REQUEST', 42, null, true, [h.getTools()], JSON.stringify(h.getTools()), \
                 JSON.stringify(h.execute('get_cart')), new Blob(['x']), { type: 42 }]",
-            expect: none.clone() },
-        Attack { name: "types that are not in the protocol", from: Frame::Evil, to: "shop",
+            expect: none.clone(),
+        },
+        Attack {
+            name: "types that are not in the protocol",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[{ type: 'WEBMCP_ADMIN', requestId: h.freshId() }, { ...h.execute('get_cart'), type: 'WEBMCP_EXECUTE' }]",
-            expect: none.clone() },
-        Attack { name: "a 2 MiB request", from: Frame::Evil, to: "shop",
-            messages: "[h.execute('search_products', { query: h.big(2 * 1024 * 1024) })]", expect: none.clone() },
-        Attack { name: "a request just over 1 MiB", from: Frame::Evil, to: "shop",
-            messages: "[h.execute('search_products', { query: h.big(1024 * 1024) })]", expect: none.clone() },
-        Attack { name: "a request just under 1 MiB is read (and refused as any other)", from: Frame::Evil, to: "shop",
+            expect: none.clone(),
+        },
+        Attack {
+            name: "a 2 MiB request",
+            from: Frame::Evil,
+            to: "shop",
+            messages: "[h.execute('search_products', { query: h.big(2 * 1024 * 1024) })]",
+            expect: none.clone(),
+        },
+        Attack {
+            name: "a request just over 1 MiB",
+            from: Frame::Evil,
+            to: "shop",
+            messages: "[h.execute('search_products', { query: h.big(1024 * 1024) })]",
+            expect: none.clone(),
+        },
+        Attack {
+            name: "a request just under 1 MiB is read (and refused as any other)",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[h.execute('search_products', { query: h.big(1024 * 1024 - 200) })]",
-            expect: json!([unknown_tool("#0", "search_products")]) },
-        Attack { name: "arguments nested exactly 64 deep are read (and refused as any other)", from: Frame::Evil, to: "shop",
-            messages: "[h.execute('add_to_cart', h.nested(62))]", expect: json!([unknown_tool("#0", "add_to_cart")]) },
-        Attack { name: "arguments nested just deeper than 64", from: Frame::Evil, to: "shop",
+            expect: json!([unknown_tool("#0", "search_products")]),
+        },
+        Attack {
+            name: "arguments nested exactly 64 deep are read (and refused as any other)",
+            from: Frame::Evil,
+            to: "shop",
+            messages: "[h.execute('add_to_cart', h.nested(62))]",
+            expect: json!([unknown_tool("#0", "add_to_cart")]),
+        },
+        Attack {
+            name: "arguments nested just deeper than 64",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[h.execute('add_to_cart', h.nested(63))]",
-            expect: json!([refused("#0", "refused", "nesting deeper than 64 levels")]) },
-        Attack { name: "arguments nested 1,000 deep", from: Frame::Evil, to: "shop",
+            expect: json!([refused("#0", "refused", "nesting deeper than 64 levels")]),
+        },
+        Attack {
+            name: "arguments nested 1,000 deep",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[h.execute('add_to_cart', h.nested(1000))]",
-            expect: json!([refused("#0", "refused", "nesting deeper than 64 levels")]) },
-        Attack { name: "ids and names that break the rules", from: Frame::Evil, to: "shop",
+            expect: json!([refused("#0", "refused", "nesting deeper than 64 levels")]),
+        },
+        Attack {
+            name: "ids and names that break the rules",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[h.execute('get_cart', {}, { requestId: 'x'.repeat(10000) }), h.execute('get_cart', {}, { requestId: 12345 }), \
                 h.execute('get_cart', {}, { requestId: '<script>' }), { type: 'WEBMCP_EXECUTE_TOOL_REQUEST', name: 'get_cart' }, \
                 h.execute('../get_cart')]",
-            expect: json!([refused("#4", "refused",
-                "name: tool name holds '/' at position 2: only letters, digits and _ . - are allowed")]) },
-        Attack { name: "cancel an id it never sent", from: Frame::Evil, to: "shop",
-            messages: "[{ type: 'WEBMCP_CANCEL_TOOL', requestId: h.freshId() }]", expect: none.clone() },
-        Attack { name: "acknowledge ids it never sent", from: Frame::Evil, to: "shop",
-            messages: "[{ type: 'WEBMCP_CALL_ACK', requestIds: [h.freshId(), h.freshId()] }]", expect: none.clone() },
-        Attack { name: "ask the status of an id it never sent", from: Frame::Evil, to: "shop",
+            expect: json!([refused(
+                "#4",
+                "refused",
+                "name: tool name holds '/' at position 2: only letters, digits and _ . - are allowed"
+            )]),
+        },
+        Attack {
+            name: "cancel an id it never sent",
+            from: Frame::Evil,
+            to: "shop",
+            messages: "[{ type: 'WEBMCP_CANCEL_TOOL', requestId: h.freshId() }]",
+            expect: none.clone(),
+        },
+        Attack {
+            name: "acknowledge ids it never sent",
+            from: Frame::Evil,
+            to: "shop",
+            messages: "[{ type: 'WEBMCP_CALL_ACK', requestIds: [h.freshId(), h.freshId()] }]",
+            expect: none.clone(),
+        },
+        Attack {
+            name: "ask the status of an id it never sent",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[{ type: 'WEBMCP_CALL_STATUS_REQUEST', requestId: h.freshId() }]",
-            expect: json!([{ "type": "WEBMCP_CALL_STATUS_RESPONSE", "requestId": "#0", "state": "unknown", "durable": true }]) },
-        Attack { name: "an unsolicited successful result", from: Frame::Evil, to: "shop",
-            messages: "[h.success(h.freshId(), 'Receipt forged.')]", expect: none.clone() },
-        Attack { name: "unsolicited failures with garbage status and retryAfter", from: Frame::Evil, to: "shop",
+            expect: json!([{ "type": "WEBMCP_CALL_STATUS_RESPONSE", "requestId": "#0", "state": "unknown", "durable": true }]),
+        },
+        Attack {
+            name: "an unsolicited successful result",
+            from: Frame::Evil,
+            to: "shop",
+            messages: "[h.success(h.freshId(), 'Receipt forged.')]",
+            expect: none.clone(),
+        },
+        Attack {
+            name: "unsolicited failures with garbage status and retryAfter",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[h.failure(h.freshId(), { status: 'NaN', retryAfter: -1 }), h.failure(h.freshId(), { status: 1e9, retryAfter: 'Infinity' })]",
-            expect: none.clone() },
-        Attack { name: "an unsolicited tool list offering a fake pay_invoice", from: Frame::Evil, to: "shop",
+            expect: none.clone(),
+        },
+        Attack {
+            name: "an unsolicited tool list offering a fake pay_invoice",
+            from: Frame::Evil,
+            to: "shop",
             messages: "[{ type: 'WEBMCP_GET_TOOLS_RESPONSE', requestId: h.freshId('k_'), bridge: 1, origin: origins.pay, \
                 tools: [{ name: 'pay_invoice', description: 'Pay here', inputSchema: { type: 'object' }, origin: origins.pay }] }]",
-            expect: none.clone() },
-        Attack { name: "tell the shop that its providers changed or went away", from: Frame::Evil, to: "shop",
-            messages: "[{ type: 'WEBMCP_TOOLS_CHANGED' }, { type: 'WEBMCP_GOING_AWAY' }]", expect: none.clone() },
-        Attack { name: "list pay's tools", from: Frame::Evil, to: "pay",
-            messages: "[h.getTools()]", expect: json!([empty_list("#0")]) },
-        Attack { name: "call pay_invoice claiming the shop's origin", from: Frame::Evil, to: "pay",
+            expect: none.clone(),
+        },
+        Attack {
+            name: "tell the shop that its providers changed or went away",
+            from: Frame::Evil,
+            to: "shop",
+            messages: "[{ type: 'WEBMCP_TOOLS_CHANGED' }, { type: 'WEBMCP_GOING_AWAY' }]",
+            expect: none.clone(),
+        },
+        Attack {
+            name: "list pay's tools",
+            from: Frame::Evil,
+            to: "pay",
+            messages: "[h.getTools()]",
+            expect: json!([empty_list("#0")]),
+        },
+        Attack {
+            name: "call pay_invoice claiming the shop's origin",
+            from: Frame::Evil,
+            to: "pay",
             messages: "[h.execute('pay_invoice', { invoiceId: 'evil', amountCents: 5000, currency: 'EUR' }, { origin: origins.shop })]",
-            expect: json!([unknown_tool("#0", "pay_invoice")]) },
-        Attack { name: "a pay-origin window lists the shop's tools", from: Frame::Impostor, to: "shop",
-            messages: "[h.getTools()]", expect: json!([empty_list("#0")]) },
-        Attack { name: "a pay-origin window calls a tool exposed to the widget only", from: Frame::Impostor, to: "shop",
-            messages: "[h.execute('add_to_cart', { sku: 'diavola' })]", expect: json!([unknown_tool("#0", "add_to_cart")]) },
-        Attack { name: "call the widget, which exposes nothing", from: Frame::Evil, to: "widget",
+            expect: json!([unknown_tool("#0", "pay_invoice")]),
+        },
+        Attack {
+            name: "a pay-origin window lists the shop's tools",
+            from: Frame::Impostor,
+            to: "shop",
+            messages: "[h.getTools()]",
+            expect: json!([empty_list("#0")]),
+        },
+        Attack {
+            name: "a pay-origin window calls a tool exposed to the widget only",
+            from: Frame::Impostor,
+            to: "shop",
+            messages: "[h.execute('add_to_cart', { sku: 'diavola' })]",
+            expect: json!([unknown_tool("#0", "add_to_cart")]),
+        },
+        Attack {
+            name: "call the widget, which exposes nothing",
+            from: Frame::Evil,
+            to: "widget",
             messages: "[h.getTools(), h.execute('add_to_cart', { sku: 'margherita' })]",
-            expect: json!([empty_list("#0"), unknown_tool("#1", "add_to_cart")]) },
+            expect: json!([empty_list("#0"), unknown_tool("#1", "add_to_cart")]),
+        },
     ]
 }
 
@@ -138,9 +277,11 @@ async fn mismatches(t: &Ctx, rows: Vec<Attack>) -> E2eResult<Vec<String>> {
     for attack in rows {
         let expression = format!("(() => {{ const origins = {origins}; return {}; }})()", attack.messages);
         let got = run_in(&t.session, attack.from, SEND, vec![json!(attack.to), json!(expression)]).await?;
-        eprintln!("attack {:?}: {got}", attack.name);
         if got != attack.expect {
-            failed.push(format!("{} ({:?} -> {}): expected {}, got {got}", attack.name, attack.from, attack.to, attack.expect));
+            failed.push(format!(
+                "{} ({:?} -> {}): expected {}, got {got}",
+                attack.name, attack.from, attack.to, attack.expect
+            ));
         }
     }
     Ok(failed)
@@ -154,8 +295,8 @@ async fn port_from_the_attacker(t: &Ctx) -> E2eResult<Option<String>> {
         await a.roundTrip('shop'); \
         return { replies, port: a.received(c.from).map((entry) => entry.data) };";
     let got = run_in(&t.session, Frame::Evil, body, vec![]).await?;
-    eprintln!("attack \"a private port\": {got}");
-    let port_ok = got["port"].as_array().is_some_and(|messages| messages.iter().all(|m| *m == json!({ "closed": true })));
+    let port_ok =
+        got["port"].as_array().is_some_and(|messages| messages.iter().all(|m| *m == json!({ "closed": true })));
     Ok((got["replies"] != json!([]) || !port_ok).then(|| format!("a private port for the attacker: got {got}")))
 }
 
@@ -166,7 +307,8 @@ async fn opaque_caller(t: &Ctx) -> E2eResult<Option<String>> {
         await a.send('shop', [c.request, h.getTools(), h.execute('add_to_cart', { sku: 'margherita' })], \
         { transfer: c.transfer, fence: false }); return true;";
     run_in(&t.session, Frame::Opaque, body, vec![]).await?;
-    let warned = "window.__victim.warnings.some((line) => line.startsWith('webmcp-bridge:') && line.includes('opaque origin'))";
+    let warned =
+        "window.__victim.warnings.some((line) => line.startsWith('webmcp-bridge:') && line.includes('opaque origin'))";
     super::arena::enter(&t.session, Frame::Shop).await?;
     let seen = t.session.wait_for(warned, webmcp_e2e::session::DEFAULT_WAIT).await;
     Ok(seen.err().map(|error| format!("the shop never warned about the sandboxed caller: {error}")))
@@ -181,7 +323,9 @@ pub async fn windows_that_see_nothing_get_nothing(t: Ctx) -> E2eResult<()> {
     let mut failed = mismatches(&t, rows).await?;
     failed.extend(port_from_the_attacker(&t).await?);
     failed.extend(opaque_caller(&t).await?);
-    check(failed.is_empty(), || format!("{} of {count} attacks got other answers:\n{}", failed.len(), failed.join("\n")))?;
+    check(failed.is_empty(), || {
+        format!("{} of {count} attacks got other answers:\n{}", failed.len(), failed.join("\n"))
+    })?;
     check_nothing_else_ran(&t, &[])?;
 
     check_eq(widget_command(&t.session, "add 1 margherita").await?, "completed".to_owned(), "the widget adds")?;

@@ -116,7 +116,9 @@ async fn check_still_in_flight(t: &Ctx, ids: &Value) -> E2eResult<()> {
     let checkout = chips.as_array().and_then(|chips| chips.last()).cloned().unwrap_or_default();
     let pending = answered == json!(false) && checkout[1] == "running";
     check(pending, || {
-        format!("a call ended before the attacks were done (pay answered: {answered}, checkout chip: {checkout}); raise PAY_DELAY_MS")
+        format!(
+            "a call ended before the attacks were done (pay answered: {answered}, checkout chip: {checkout}); raise PAY_DELAY_MS"
+        )
     })
 }
 
@@ -140,13 +142,17 @@ pub async fn stolen_ids_do_not_steer_calls_in_flight(t: Ctx) -> E2eResult<()> {
     let count = rows.len();
     for theft in rows {
         let got = attack(&t, theft.from, theft.to, theft.messages, &ids).await?;
-        eprintln!("theft {:?}: {got}", theft.name);
         if got != theft.expect {
-            failed.push(format!("{} ({:?} -> {}): expected {}, got {got}", theft.name, theft.from, theft.to, theft.expect));
+            failed.push(format!(
+                "{} ({:?} -> {}): expected {}, got {got}",
+                theft.name, theft.from, theft.to, theft.expect
+            ));
         }
     }
     check_still_in_flight(&t, &ids).await?;
-    check(failed.is_empty(), || format!("{} of {count} thefts got other answers:\n{}", failed.len(), failed.join("\n")))?;
+    check(failed.is_empty(), || {
+        format!("{} of {count} thefts got other answers:\n{}", failed.len(), failed.join("\n"))
+    })?;
 
     enter(&t.session, Frame::Widget).await?;
     let state = t.session.wait_for("window.__e2eCheckout", CHECKOUT_WAIT).await?;
@@ -172,13 +178,8 @@ pub async fn stolen_ids_do_not_steer_calls_in_flight(t: Ctx) -> E2eResult<()> {
         )
         .await?;
     check(real.as_array().is_some_and(|answers| answers.len() == 2), || format!("the shop's two answers: {real}"))?;
-    let replayed = run_in(
-        &t.session,
-        Frame::Evil,
-        "return await window.__attack.send('widget', args[0]);",
-        vec![real],
-    )
-    .await?;
+    let replayed =
+        run_in(&t.session, Frame::Evil, "return await window.__attack.send('widget', args[0]);", vec![real]).await?;
     check_eq(replayed, json!([]), "what the widget answered to the replayed answers")?;
     check_eq(widget_chips(&t.session).await?, chips, "the widget's chips after the replay")?;
 
