@@ -1,5 +1,7 @@
 //! The end-to-end suite: real Chromium, four loopback origins. `cargo test -p webmcp-e2e --test e2e [FILTER]`.
 
+#[path = "e2e/attacks.rs"]
+mod attacks;
 #[path = "e2e/cross_origin.rs"]
 mod cross_origin;
 #[path = "e2e/demo.rs"]
@@ -15,6 +17,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     webmcp_e2e::run_cases(
-        [harness::cases(), demo::cases(), cross_origin::cases(), interop::cases(), once_only::cases()].concat(),
+        [harness::cases(), demo::cases(), attacks::cases(), cross_origin::cases(), interop::cases(), once_only::cases()]
+            .concat(),
     )
 }
