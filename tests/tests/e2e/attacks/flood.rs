@@ -56,20 +56,29 @@ async fn precise_memory_session() -> E2eResult<(ChromeDriver, Session)> {
 const CALLS: &str = "const out = []; for (let i = 0; i < args[0]; i += 1) { const start = performance.now(); \
     const state = await window.__demo.run('cart'); out.push({ ms: performance.now() - start, state }); } return out;";
 
-/// In the widget: tells the attacker to go, then starts a call every 50 ms (without waiting for the previous one)
-/// until the attacker says the shop got through the whole flood (its round trip came back); the calls' latencies
-/// land in `window.__floodRun` once all of them settled.
+/// In the widget: tells the attacker to go, then every 50 ms starts a call (without waiting for the previous one,
+/// but with at most [`MAX_IN_FLIGHT`] running: the shop refuses an origin's 65th running call) until the attacker
+/// says the shop got through the whole flood (its round trip came back); the calls' latencies land in
+/// `window.__floodRun` once all of them settled.
 const DURING: &str = "const evil = parent.frames[2]; const run = { during: [], report: null, done: false, error: null }; \
     window.__floodRun = run; let started; const go = new Promise((resolve) => { started = resolve; }); \
     addEventListener('message', (event) => { if (event.source !== evil || event.origin !== args[0]) return; \
       if (event.data?.type === 'e2e-flood-started') started(); \
       if (event.data?.type === 'e2e-flood-finished') run.report = event.data; }); \
-    (async () => { evil.postMessage({ type: 'e2e-flood-go' }, args[0]); await go; const calls = []; \
-      while (!run.report) { const start = performance.now(); \
-        calls.push(window.__demo.run('cart').then((state) => run.during.push({ ms: performance.now() - start, state }))); \
+    (async () => { evil.postMessage({ type: 'e2e-flood-go' }, args[0]); await go; const calls = []; let inFlight = 0; \
+      while (!run.report) { if (inFlight < args[1]) { const start = performance.now(); inFlight += 1; \
+          calls.push(window.__demo.run('cart').then((state) => { inFlight -= 1; \
+            run.during.push({ ms: performance.now() - start, state }); })); } \
         await new Promise((resolve) => setTimeout(resolve, 50)); } \
       await Promise.all(calls); })() \
       .catch((error) => { run.error = String(error); }).finally(() => { run.done = true; }); return true;";
+
+/// Calls the widget keeps running at once during the flood: below the shop's limit per origin (64).
+const MAX_IN_FLIGHT: u64 = 40;
+
+/// The widget's failed chips (tool, code, detail), to say why a call failed.
+const FAILED_CHIPS: &str = "return [...document.querySelectorAll('.chip[data-state=\"failed\"]')].slice(0, 3)\
+    .map((chip) => [chip.dataset.tool, chip.dataset.code, chip.closest('li').querySelector('.call-detail').textContent]);";
 
 /// (p50, max) of the `ms` fields, and whether every call completed.
 fn latencies(calls: &Value) -> (f64, f64, usize, bool) {
@@ -100,7 +109,7 @@ async fn flood_in(t: &Ctx, session: &Session) -> E2eResult<()> {
     let baseline = run_in(session, Frame::Widget, CALLS, vec![json!(CALLS_OUTSIDE)]).await?;
 
     run_in(session, Frame::Evil, "return window.__flood.arm(args[0]);", vec![json!(FLOOD)]).await?;
-    run_in(session, Frame::Widget, DURING, vec![json!(t.origin(Site::Evil))]).await?;
+    run_in(session, Frame::Widget, DURING, vec![json!(t.origin(Site::Evil)), json!(MAX_IN_FLIGHT)]).await?;
     let run = session.wait_for("window.__floodRun.done && window.__floodRun", FLOOD_WAIT).await?;
     check_eq(run["error"].clone(), Value::Null, "the widget's calls during the flood")?;
     let after_calls = run_in(session, Frame::Widget, CALLS, vec![json!(CALLS_OUTSIDE)]).await?;
@@ -150,7 +159,12 @@ async fn flood_in(t: &Ctx, session: &Session) -> E2eResult<()> {
 
     for (when, calls) in rows {
         let (_, _, count, completed) = latencies(calls);
-        check(completed, || format!("the widget's calls {when} the flood did not all complete ({count}): {calls}"))?;
+        if !completed {
+            let why = run_in(session, Frame::Widget, FAILED_CHIPS, vec![]).await?;
+            return Err(E2eError::Check(format!(
+                "the widget's calls {when} the flood did not all complete ({count} calls; failed chips: {why}): {calls}"
+            )));
+        }
     }
     check(warnings.len() <= MAX_WARNINGS, || format!("{} warnings for one flood: {warnings:?}", warnings.len()))?;
     for field in ["jsHeapBytes", "wasmBytes"] {
