@@ -4,6 +4,10 @@
 //! server's counters (which no page can fake), and checks that they are exactly the expected ones and that no
 //! call is left pending. Tools are held open with server gates, never with sleeps.
 
+#[path = "once_only/expectations.rs"]
+mod expectations;
+#[path = "once_only/journals.rs"]
+mod journals;
 #[path = "once_only/pages.rs"]
 mod pages;
 #[path = "once_only/reloads.rs"]

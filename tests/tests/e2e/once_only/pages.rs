@@ -1,9 +1,9 @@
-//! Driving the once-only pages (`/once/` on the shop and pay origins) and reading what the server counted.
+//! Driving the once-only pages (`/once/` on the shop and pay origins): opening them, switching between the
+//! caller's and the provider's documents, reloading either one, calling, and holding the tool at a gate.
 //!
 //! The caller (shop) reports every outcome its application sees as a shop counter `obs.<callId>.<kind>.<status>`;
-//! the provider's tool counts its runs as pay counters `charge.<callId>[.aborted|.abortedAtStart|.returned]`.
-//! Both are read here from the server, where no page can fake them, and compared with exact expectations; every
-//! expectation is also kept for a final sweep over all the case's counters when the scenario ends.
+//! the provider's tool counts its runs as pay counters `charge.<callId>[.aborted|.abortedAtStart|.held|.returned]`.
+//! expectations.rs compares them with exact expectations; journals.rs reads what the bridge stored.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -18,10 +18,10 @@ use webmcp_e2e::{Ctx, E2eError, E2eResult, Session, check_eq};
 pub const REPETITIONS: usize = 20;
 
 /// How long the server's counters may take to show what a page reported.
-const COUNTER_WAIT: Duration = Duration::from_secs(10);
+pub(super) const COUNTER_WAIT: Duration = Duration::from_secs(10);
 
 /// How often counters and gates are polled (they live in this process: polling is cheap).
-const POLL: Duration = Duration::from_millis(5);
+pub(super) const POLL: Duration = Duration::from_millis(5);
 
 /// Where the caller and the provider sit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,10 +46,12 @@ pub struct Pages<'a> {
     pub t: &'a Ctx,
     pub session: &'a Session,
     layout: Layout,
-    expected: BTreeMap<(Site, String), u64>,
+    /// Every counter the scenario expects at its end (see expectations.rs).
+    pub(super) expected: BTreeMap<(Site, String), u64>,
     /// Where the session is, so that consecutive commands to one page skip switching frames.
     frame: Mutex<Frame>,
-    started: Instant,
+    /// When the scenario started.
+    pub(super) started: Instant,
 }
 
 impl<'a> Pages<'a> {
@@ -192,62 +194,6 @@ impl<'a> Pages<'a> {
         check_eq(synced, json!(true), "a round trip from the caller to the provider")
     }
 
-    /// Waits until the caller's journal in sessionStorage holds `call_id` in `state` (`recorded`, `sent`,
-    /// `settled`): the journal reaches storage shortly after each change.
-    pub async fn wait_caller_state(&self, call_id: &str, state: &str) -> E2eResult<()> {
-        self.enter_caller().await?;
-        let condition = format!(
-            "(() => {{ for (const log of Object.values(window.__once.journal().logs)) for (const e of Object.values(log)) \
-             if (e.k === {} && e.s === {}) return true; return null; }})()",
-            Value::String(call_id.to_owned()),
-            Value::String(state.to_owned())
-        );
-        self.session.wait_for(&condition, DEFAULT_WAIT).await.map(drop)
-    }
-
-    /// The state of `call_id` in the provider's journal in sessionStorage (`running`, `done`, `interrupted`,
-    /// `cancelled`, `acked`, ...), or null when the provider has no record of it. The call is found by its id on
-    /// the wire, read from the caller's journal.
-    pub async fn provider_state(&self, call_id: &str) -> E2eResult<Value> {
-        let wire = self.wire_id(call_id).await?;
-        self.in_provider(
-            "for (const log of Object.values(window.__provider.journal().logs)) for (const e of Object.values(log)) \
-             if (e.w === arguments[0]) return e.s; return null;",
-            vec![wire],
-        )
-        .await
-    }
-
-    /// The id on the wire of `call_id`, from the caller's journal in sessionStorage (waiting for the journal
-    /// to reach storage).
-    async fn wire_id(&self, call_id: &str) -> E2eResult<Value> {
-        self.enter_caller().await?;
-        let condition = format!(
-            "(() => {{ for (const log of Object.values(window.__once.journal().logs)) for (const e of Object.values(log)) \
-             if (e.k === {}) return e.w; return null; }})()",
-            Value::String(call_id.to_owned())
-        );
-        self.session.wait_for(&condition, DEFAULT_WAIT).await
-    }
-
-    /// Waits until the provider's journal holds `call_id` in `state` (see [`Pages::provider_state`]).
-    pub async fn wait_provider_state(&self, call_id: &str, state: &str) -> E2eResult<()> {
-        let started = Instant::now();
-        loop {
-            let found = self.provider_state(call_id).await?;
-            if found == state {
-                return Ok(());
-            }
-            if started.elapsed() > COUNTER_WAIT {
-                let diagnostics = self.diagnostics().await;
-                return Err(E2eError::Check(format!(
-                    "the provider's journal holds {call_id} as {found}, not {state}\n{diagnostics}"
-                )));
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
     /// The server-side name of the gate `gate` of this case.
     fn gate_name(&self, gate: &str) -> String {
         format!("{}{gate}", self.t.counter_prefix())
@@ -286,132 +232,6 @@ impl<'a> Pages<'a> {
     pub fn open_gate(&self, gate: &str) -> E2eResult<()> {
         self.t.demo().gates().open(Site::Pay, &self.gate_name(gate)).map_err(|error| E2eError::Check(error.to_string()))
     }
-
-    /// Waits until the server shows exactly `observed` for `call_id` on the shop (the application's outcomes,
-    /// `<kind>.<status>`, once each) and `runs` on pay (`""` for the run itself, or `aborted`, `abortedAtStart`,
-    /// `returned`, with their counts). The expectation is kept for [`Pages::finish`].
-    pub async fn expect(&mut self, call_id: &str, observed: &[&str], runs: &[(&str, u64)]) -> E2eResult<()> {
-        let observed: BTreeMap<String, u64> =
-            observed.iter().map(|kind_status| (format!("obs.{call_id}.{kind_status}"), 1)).collect();
-        let runs: BTreeMap<String, u64> = runs
-            .iter()
-            .map(|(what, count)| {
-                let name =
-                    if what.is_empty() { format!("charge.{call_id}") } else { format!("charge.{call_id}.{what}") };
-                (name, *count)
-            })
-            .collect();
-        self.wait_counters(Site::Shop, &format!("obs.{call_id}."), &observed).await?;
-        self.wait_counters(Site::Pay, &format!("charge.{call_id}"), &runs).await?;
-        for (site, expected) in [(Site::Shop, observed), (Site::Pay, runs)] {
-            self.expected.extend(expected.into_iter().map(|(name, count)| ((site, name), count)));
-        }
-        Ok(())
-    }
-
-    /// Every counter expected so far, to carry over to the pages of a new load ([`Pages::expect_all`]).
-    pub fn expected(&self) -> Vec<((Site, String), u64)> {
-        self.expected.iter().map(|(key, count)| (key.clone(), *count)).collect()
-    }
-
-    /// Carries over what earlier loads of the same case expected, and when the case started.
-    pub fn continue_from(&mut self, expected: &[((Site, String), u64)], started: Instant) {
-        self.expected.extend(expected.iter().cloned());
-        self.started = started;
-    }
-
-    /// The case's counters of `site` whose name (without the case prefix) starts with `family`.
-    fn counters(&self, site: Site, family: &str) -> BTreeMap<String, u64> {
-        let prefix = self.t.counter_prefix();
-        self.t
-            .demo()
-            .counters_of(site)
-            .into_iter()
-            .filter_map(|(name, count)| name.strip_prefix(prefix).map(|name| (name.to_owned(), count)))
-            .filter(|(name, _)| name.starts_with(family))
-            .collect()
-    }
-
-    async fn wait_counters(&self, site: Site, family: &str, expected: &BTreeMap<String, u64>) -> E2eResult<()> {
-        let started = Instant::now();
-        loop {
-            let actual = self.counters(site, family);
-            if &actual == expected {
-                return Ok(());
-            }
-            // A count above the expected one, or a name not expected, can only get worse: fail at once.
-            let exceeded = actual.iter().any(|(name, count)| expected.get(name).is_none_or(|want| count > want));
-            if exceeded || started.elapsed() > COUNTER_WAIT {
-                let diagnostics = self.diagnostics().await;
-                return Err(E2eError::Check(format!(
-                    "{site} counters {family}*: expected {expected:?}, got {actual:?}\n{diagnostics}"
-                )));
-            }
-            tokio::time::sleep(POLL).await;
-        }
-    }
-
-    /// Waits until no call of the caller's page is pending: every promise of this page load settled, and its
-    /// journal (sessionStorage, when the page has it) holds no call that is not settled.
-    pub async fn expect_nothing_pending(&self) -> E2eResult<()> {
-        self.enter_caller().await?;
-        let condition = "(() => { const o = window.__once; if (!o || !o.unsettled) return null; \
-            const left = { pending: o.pending(), unsettled: o.storage.usable ? o.unsettled() : [] }; \
-            return left.pending.length === 0 && left.unsettled.length === 0 ? 'none' : null; })()";
-        if self.session.wait_for(condition, DEFAULT_WAIT).await.is_err() {
-            let diagnostics = self.diagnostics().await;
-            return Err(E2eError::Check(format!("calls are left pending in the caller\n{diagnostics}")));
-        }
-        Ok(())
-    }
-
-    /// Every counter of the case on the shop and on pay is exactly what the scenario expected, no more: no late
-    /// run, no second outcome, nothing reported for a call that should have stayed silent.
-    pub async fn finish(self, scenario: &str) -> E2eResult<()> {
-        self.expect_nothing_pending().await?;
-        let took = self.started.elapsed();
-        eprintln!("once::{scenario}: {REPETITIONS} repetitions in {:.1} s", took.as_secs_f64());
-        let mut actual: BTreeMap<(Site, String), u64> = BTreeMap::new();
-        for site in [Site::Shop, Site::Pay] {
-            actual.extend(self.counters(site, "").into_iter().map(|(name, count)| ((site, name), count)));
-        }
-        if actual != self.expected {
-            let unexpected: Vec<_> =
-                actual.iter().filter(|(key, count)| self.expected.get(key) != Some(count)).collect();
-            let missing: Vec<_> = self.expected.iter().filter(|(key, _)| !actual.contains_key(key)).collect();
-            return Err(E2eError::Check(format!(
-                "the case's counters differ from the expected ones at its end: unexpected or different {unexpected:?}, \
-                 missing {missing:?}"
-            )));
-        }
-        Ok(())
-    }
-
-    /// What the pages know, for a failure report: each page's events, promises and journals (the entries under
-    /// `webmcp:log:` in sessionStorage).
-    pub async fn diagnostics(&self) -> String {
-        let caller = self
-            .in_caller(
-                "const o = window.__once; return o ? JSON.stringify({ loadId: o.loadId, slot: o.slot, storage: o.storage, \
-                 events: o.events, outcomes: o.outcomes, dropped: o.deafness.dropped, journal: o.journal() }) : 'no page';",
-                vec![],
-            )
-            .await;
-        let provider = self
-            .in_provider(
-                "const p = window.__provider; return p && p.journal ? JSON.stringify({ loadId: p.loadId, \
-                 storage: p.storage, journal: p.journal() }) : 'no page';",
-                vec![],
-            )
-            .await;
-        let shop = self.counters(Site::Shop, "");
-        let pay = self.counters(Site::Pay, "");
-        format!(
-            "caller: {}\nprovider: {}\nshop counters: {shop:?}\npay counters: {pay:?}",
-            shown(caller),
-            shown(provider)
-        )
-    }
 }
 
 /// A condition that is `{ loadId }` once the page's state is `ready` (and its load differs from `previous`),
@@ -423,12 +243,4 @@ fn ready_condition(global: &str, previous: Option<&str>) -> String {
          if (d.state === 'error' || d.state === 'no-bridge') return {{ error: d.error ?? d.state }}; \
          return d.state === 'ready' && p.loadId !== {previous} ? {{ loadId: p.loadId }} : null; }})()"
     )
-}
-
-fn shown(value: E2eResult<Value>) -> String {
-    match value {
-        Ok(Value::String(text)) => text,
-        Ok(other) => other.to_string(),
-        Err(error) => format!("unreadable ({error})"),
-    }
 }
