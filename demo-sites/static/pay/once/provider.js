@@ -13,6 +13,15 @@ import { el, settle, showOrigin } from "/common/page.js";
 
 const params = new URLSearchParams(location.search);
 const runs = document.getElementById("runs");
+/** The bridge's console warnings in this page load (it prefixes them with "webmcp-bridge:"). */
+const bridgeWarnings = [];
+const consoleWarn = console.warn;
+console.warn = function (...args) {
+  const text = args.map((arg) => String(arg)).join(" ");
+  if (text.startsWith("webmcp-bridge:")) bridgeWarnings.push(text);
+  return consoleWarn.apply(this, args);
+};
+
 function storedTab() {
   try {
     return sessionStorage.getItem("webmcp:tab");
@@ -30,6 +39,7 @@ const provider = {
   storage: null,
   sameContext: null,
   journal: null,
+  warnings: bridgeWarnings,
   /** Runs held in the page (`hold: true`), by tag: `release(tag)` lets one go on. */
   holds: {},
   release: (tag) => {

@@ -15,6 +15,14 @@ import { installDeafness } from "./deafness.js";
 import { framePath, readJournals, storageProbe, unsettledCalls } from "./journal.js";
 
 const params = new URLSearchParams(location.search);
+/** The bridge's console warnings in this page load (it prefixes them with "webmcp-bridge:"). */
+const bridgeWarnings = [];
+const consoleWarn = console.warn;
+console.warn = function (...args) {
+  const text = args.map((arg) => String(arg)).join(" ");
+  if (text.startsWith("webmcp-bridge:")) bridgeWarnings.push(text);
+  return consoleWarn.apply(this, args);
+};
 // Before the bridge adds its listeners.
 const deafness = installDeafness();
 // A copy opened with window.open stands for a duplicated tab, which has no opener: drop it, so that the bridge
@@ -39,6 +47,7 @@ const once = {
   slot: framePath(),
   storage: storageProbe(),
   deafness,
+  warnings: bridgeWarnings,
   tool: null,
   sameContext: null,
   /** toolresult events of this page load. */
@@ -54,6 +63,9 @@ Object.defineProperty(window, "__once", { value: once });
 
 const list = document.getElementById("outcomes");
 
+/** Reports still on their way to the server. */
+const reporting = new Set();
+
 function report(callId, kind, status) {
   list.append(el("li", {}, `${callId} ${kind} ${status}`));
   const name = `${counterPrefix}obs.${callId}.${kind}.${status}`;
@@ -62,9 +74,6 @@ function report(callId, kind, status) {
   reporting.add(sent);
   sent.finally(() => reporting.delete(sent));
 }
-
-/** Reports still on their way to the server. */
-const reporting = new Set();
 
 // Why a call was interrupted, from the bridge's message (docs/once-only.md): which path the bridge took.
 const INTERRUPTIONS = [
@@ -184,7 +193,8 @@ async function main() {
     once.controllers[callId]?.abort();
     return true;
   };
-  /** Calls again with the same callId and arguments (after listing the tools again); resolves to the outcome. */
+  /** Calls again with the same callId (and `options` as for `call`), after listing the tools again; resolves to
+   * the outcome. */
   once.retry = async (callId, options = {}) => {
     once.tool = await findCharge(modelContext);
     const args = callArgs(callId, options);

@@ -73,14 +73,15 @@ impl Pages<'_> {
         let caller = self
             .in_caller(
                 "const o = window.__once; return o ? JSON.stringify({ loadId: o.loadId, slot: o.slot, storage: o.storage, \
-                 events: o.events, outcomes: o.outcomes, dropped: o.deafness.dropped, journal: o.journal() }) : 'no page';",
+                 events: o.events, outcomes: o.outcomes, dropped: o.deafness.dropped, warnings: o.warnings, \
+                 journal: o.journal() }) : 'no page';",
                 vec![],
             )
             .await;
         let provider = self
             .in_provider(
                 "const p = window.__provider; return p && p.journal ? JSON.stringify({ loadId: p.loadId, \
-                 storage: p.storage, journal: p.journal() }) : 'no page';",
+                 storage: p.storage, warnings: p.warnings, journal: p.journal() }) : 'no page';",
                 vec![],
             )
             .await;

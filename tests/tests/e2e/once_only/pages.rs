@@ -181,9 +181,11 @@ impl<'a> Pages<'a> {
         check_eq(started, json!(true), &format!("call {call_id} started"))
     }
 
-    /// Calls again with the same callId and returns the outcome the promise gave (`completed`, or an error code).
-    pub async fn retry(&self, call_id: &str) -> E2eResult<String> {
-        let outcome = self.in_caller_async("return await window.__once.retry(args[0]);", vec![json!(call_id)]).await?;
+    /// Calls again with the same callId and arguments (`options` as the first call had them) and returns the
+    /// outcome the promise gave (`completed`, or an error code).
+    pub async fn retry(&self, call_id: &str, options: Value) -> E2eResult<String> {
+        let retry = "return await window.__once.retry(args[0], args[1]);";
+        let outcome = self.in_caller_async(retry, vec![json!(call_id), options]).await?;
         Ok(outcome.as_str().unwrap_or_default().to_owned())
     }
 

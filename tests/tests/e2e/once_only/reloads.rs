@@ -111,7 +111,11 @@ pub async fn provider_reload_during_the_run(t: Ctx) -> E2eResult<()> {
             (&["evr.interrupted-reloaded"], "interrupted-reloaded")
         };
         pages.expect(&id, settled, &[("", 1), ("held", 1)]).await?;
-        check_eq(pages.retry(&id).await?, why.to_owned(), &format!("retry of {id} with the same callId"))?;
+        check_eq(
+            pages.retry(&id, json!({ "hold": true })).await?,
+            why.to_owned(),
+            &format!("retry of {id} with the same callId"),
+        )?;
         let replayed = format!("rp.{why}");
         let expected: Vec<&str> = settled.iter().copied().chain([replayed.as_str()]).collect();
         pages.expect(&id, &expected, &[("", 1), ("held", 1)]).await?;

@@ -17,7 +17,7 @@ pub async fn stop_before_start(t: Ctx) -> E2eResult<()> {
         pages.expect(&id, &["pr.aborted", "ev.stopped"], &[]).await?;
         pages.reload_caller().await?;
         pages.reload_provider().await?;
-        check_eq(pages.retry(&id).await?, "cancelled".to_owned(), &format!("retry of the stopped {id}"))?;
+        check_eq(pages.retry(&id, json!({})).await?, "cancelled".to_owned(), &format!("retry of the stopped {id}"))?;
         pages.expect(&id, &["pr.aborted", "ev.stopped", "rp.cancelled"], &[]).await?;
         pages.expect_nothing_pending().await?;
     }

@@ -12,6 +12,12 @@ use webmcp_e2e::{Ctx, E2eError, E2eResult, Session, check_eq};
 
 use super::pages::{Layout, Pages, REPETITIONS};
 
+/// How many of the page's bridge warnings say that sessionStorage is unavailable (`global`: `__once` or
+/// `__provider`); the bridge says it once per page load.
+fn storage_warnings(global: &str) -> String {
+    format!("return window.{global}.warnings.filter((w) => w.includes('sessionStorage is unavailable')).length;")
+}
+
 /// A Chromium session whose profile blocks site data ("cookies", which covers sessionStorage) for `origin`
 /// only: its documents get a SecurityError from `sessionStorage`, other origins' frames keep theirs.
 async fn session_blocking_storage_of(driver: &ChromeDriver, origin: &str) -> E2eResult<Session> {
@@ -53,6 +59,8 @@ async fn blocked_caller(t: &Ctx, session: &Session) -> E2eResult<()> {
     let direct = "try { return typeof window.sessionStorage.length; } catch (e) { return e.name; }";
     check_eq(pages.in_caller(direct, vec![]).await?, json!("SecurityError"), "reading sessionStorage in the caller")?;
     check_eq(pages.in_provider(direct, vec![]).await?, json!("number"), "sessionStorage in the provider")?;
+    let warned = storage_warnings("__once");
+    check_eq(pages.in_caller(&warned, vec![]).await?, json!(1), "the caller's warnings about sessionStorage")?;
     for rep in 0..REPETITIONS {
         let within = format!("s9r{rep:02}a");
         pages.call(&within, json!({})).await?;
@@ -63,6 +71,7 @@ async fn blocked_caller(t: &Ctx, session: &Session) -> E2eResult<()> {
         pages.call(&across, json!({ "gate": gate })).await?;
         pages.wait_at_gate(&gate).await?;
         pages.reload_caller().await?;
+        check_eq(pages.in_caller(&warned, vec![]).await?, json!(1), "the new page's warnings about sessionStorage")?;
         pages.open_gate(&gate)?;
         pages.expect(&across, &[], &[("", 1), ("returned", 1)]).await?;
         // Whatever the provider posted for it has reached the new page by now: nothing was reported.
@@ -84,6 +93,8 @@ pub async fn session_storage_full_at_the_provider(t: Ctx) -> E2eResult<()> {
     let full = "return window.__provider.storage;";
     check_eq(pages.in_provider(full, vec![]).await?, json!({ "full": true, "error": "QuotaExceededError" }), "pay")?;
     check_eq(pages.in_caller("return window.__once.storage.usable;", vec![]).await?, json!(true), "caller storage")?;
+    let warned = storage_warnings("__provider");
+    check_eq(pages.in_provider(&warned, vec![]).await?, json!(1), "the provider's warnings about sessionStorage")?;
     for rep in 0..REPETITIONS {
         let within = format!("s10r{rep:02}a");
         pages.call(&within, json!({})).await?;
@@ -95,10 +106,11 @@ pub async fn session_storage_full_at_the_provider(t: Ctx) -> E2eResult<()> {
         pages.in_caller("window.__once.deafness.on = true; return true;", vec![]).await?;
         pages.reload_provider().await?;
         check_eq(pages.in_provider(full, vec![]).await?["full"].clone(), json!(true), "pay after its reload")?;
+        check_eq(pages.in_provider(&warned, vec![]).await?, json!(1), "the new provider page's storage warnings")?;
         pages.reload_caller().await?;
         let runs = [("", 1), ("held", 1)];
         pages.expect(&across, &["evr.interrupted-not-durable"], &runs).await?;
-        let retried = pages.retry(&across).await?;
+        let retried = pages.retry(&across, json!({ "hold": true })).await?;
         check_eq(retried, "interrupted-not-durable".to_owned(), &format!("retry of {across}"))?;
         pages.expect(&across, &["evr.interrupted-not-durable", "rp.interrupted-not-durable"], &runs).await?;
         pages.expect_nothing_pending().await?;
