@@ -29,6 +29,7 @@ pub fn cases() -> Vec<Case> {
         case!(needs_bridge "attacks::a_flood_does_not_stall_the_widget", flood::a_flood_does_not_stall_the_widget),
         case!(needs_bridge "attacks::refusals_warn_once_per_kind_and_origin", console::refusals_warn_once_per_kind_and_origin),
         case!(needs_bridge "attacks::prototypes_stay_clean_in_both_directions", pollution::prototypes_stay_clean_in_both_directions),
+        case!(needs_bridge "attacks::a_malicious_providers_list_over_the_limits_is_refused", pollution::a_malicious_providers_list_over_the_limits_is_refused),
         case!(needs_bridge "attacks::a_poisoned_tool_list_reaches_the_page_without_proto_keys", pollution::a_poisoned_tool_list_reaches_the_page_without_proto_keys),
     ]
 }

@@ -2,7 +2,9 @@
 // only, always at that exact origin). Its tool lists, results and errors carry "__proto__" keys at every level
 // (built with JSON.parse, so they are own properties, which postMessage keeps), and garbage_status fails with
 // whatever status and retryAfter the caller asks for ("$NaN", "$Infinity" and "$-Infinity" stand for the numbers
-// JSON cannot carry; postMessage can).
+// JSON cannot carry; postMessage can). window.__listing picks the tool list it answers with: "poisoned" (the
+// default), or lists at and over the protocol's limits: "512 tools", "513 tools", "description of 4096",
+// "description of 4097", "same name twice".
 import { origins } from "/config.js";
 import { settle, showOrigin } from "/common/page.js";
 
@@ -23,6 +25,18 @@ const tool = (name) => ({
   // A lie: tools are filed under the origin of the reply, whatever this says.
   origin: origins.shop,
 });
+
+const plain = (name, description = "") => ({ name, description, inputSchema: { type: "object" } });
+const LISTINGS = {
+  poisoned: () => [tool("poisoned_result"), tool("poisoned_error"), tool("garbage_status")],
+  "512 tools": () => Array.from({ length: 512 }, (_, index) => plain(`many_${index}`)),
+  "513 tools": () => Array.from({ length: 513 }, (_, index) => plain(`many_${index}`)),
+  "description of 4096": () => [plain("long_description", "d".repeat(4096))],
+  "description of 4097": () => [plain("long_description", "d".repeat(4097))],
+  "same name twice": () => [plain("twin"), plain("twin")],
+};
+let listing = "poisoned";
+Object.defineProperty(window, "__listing", { get: () => listing, set: (name) => { listing = name in LISTINGS ? name : "poisoned"; } });
 
 const special = (value) => ({ $NaN: NaN, $Infinity: Infinity, "$-Infinity": -Infinity })[value] ?? value;
 
@@ -59,7 +73,7 @@ window.addEventListener("message", (event) => {
     Object.assign(response, {
       type: "WEBMCP_GET_TOOLS_RESPONSE",
       requestId: request.requestId,
-      tools: [tool("poisoned_result"), tool("poisoned_error"), tool("garbage_status")],
+      tools: LISTINGS[listing](),
     });
     parent.postMessage(response, origins.shop);
   } else if (request?.type === "WEBMCP_EXECUTE_TOOL_REQUEST") {

@@ -244,3 +244,29 @@ pub async fn a_poisoned_tool_list_reaches_the_page_without_proto_keys(t: Ctx) ->
     })?;
     check_no_wildcard_posts(&t.session).await.map(drop)
 }
+
+/// A provider's tool list over the protocol's limits (more than 512 tools, a description over 4,096 characters,
+/// a name listed twice) is refused whole: the shop's page lists none of that provider's tools. At the limits it
+/// lists them all.
+pub async fn a_malicious_providers_list_over_the_limits_is_refused(t: Ctx) -> E2eResult<()> {
+    open(&t).await?;
+    let mut failures = Vec::new();
+    for (listing, expected) in [
+        ("513 tools", 0),
+        ("description of 4097", 0),
+        ("same name twice", 0),
+        ("512 tools", 512),
+        ("description of 4096", 1),
+    ] {
+        t.session.enter_frame_of("#malicious-frame", t.origin(Site::Evil)).await?;
+        t.session.execute("window.__listing = arguments[0]; return window.__listing;", vec![json!(listing)]).await?;
+        t.session.to_top().await?;
+        let listed = list_tools(&t).await?;
+        let from_evil = listed.iter().filter(|tool| tool["origin"] == t.origin(Site::Evil)).count();
+        if from_evil != expected {
+            failures.push(format!("a list of {listing}: expected {expected} tools listed, got {from_evil}"));
+        }
+    }
+    check(failures.is_empty(), || failures.join("\n"))?;
+    check_no_wildcard_posts(&t.session).await.map(drop)
+}
