@@ -1,0 +1,35 @@
+//! `webmcp-bench`: see `webmcp-bench --help` and docs/performance.md.
+
+use std::process::ExitCode;
+
+use webmcp_bench::cli::{Options, USAGE};
+use webmcp_bench::{BenchError, report, workspace_root};
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("webmcp-bench: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), BenchError> {
+    let root = workspace_root();
+    let Some(options) = Options::parse(&root, std::env::args().skip(1))? else {
+        println!("{USAGE}");
+        return Ok(());
+    };
+    if options.serve_only {
+        return webmcp_bench::serve(&root, &options);
+    }
+    let results = webmcp_bench::run(&root, &options)?;
+    results.write(&options.out)?;
+    let text = report::render(&results);
+    let report_path = options.out.with_file_name("report.md");
+    std::fs::write(&report_path, &text).map_err(|source| BenchError::Write { path: report_path.clone(), source })?;
+    println!("{text}");
+    eprintln!("[bench] wrote {} and {}", options.out.display(), report_path.display());
+    Ok(())
+}
