@@ -19,9 +19,11 @@ async fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if args.check {
+        // The check drives Chromium through chromedriver, which lives in the end-to-end crate, not here.
+        let screenshot = args.screenshot.map(|path| format!(" --screenshot {}", path.display())).unwrap_or_default();
         eprintln!(
-            "webmcp-demo: --check is not available yet (it lands with the end-to-end scenarios); \
-             run `cargo test -p webmcp-e2e --test e2e` meanwhile"
+            "webmcp-demo: the demo check is its own program: run `scripts/demo.sh --check{screenshot}` \
+             (or `cargo run --release -p webmcp-e2e --bin demo-check --{screenshot}`)"
         );
         return ExitCode::from(2);
     }
