@@ -57,6 +57,7 @@ pub fn run(root: &Path, options: &Options) -> Result<Results, BenchError> {
         .build()
         .map_err(BenchError::Runtime)?;
     let mut machine = Machine::read();
+    machine.source = results::source_revision(root);
     let (rounds, profiles) = runtime.block_on(async {
         let server = BenchServer::start(serve_dirs(root, options), (0, 0)).await?;
         eprintln!("[bench] parent {}  iframe {}", server.origins().parent, server.origins().child);
@@ -65,11 +66,13 @@ pub fn run(root: &Path, options: &Options) -> Result<Results, BenchError> {
         let session = browser::open(&driver.url(), &webmcp_e2e::browser::chromium_from_env()).await?;
         let outcome = async {
             session.open(&server.parent_url("/cold.html?impl=none")).await?;
-            let agent = session.execute("return navigator.userAgent + '|' + self.crossOriginIsolated;", vec![]).await?;
-            let agent = agent.as_str().unwrap_or_default();
-            let (browser, isolated) = agent.rsplit_once('|').unwrap_or((agent, "false"));
-            machine.browser = browser.to_owned();
-            machine.cross_origin_isolated = isolated == "true";
+            let isolated = session.execute("return self.crossOriginIsolated;", vec![]).await?;
+            machine.cross_origin_isolated = isolated.as_bool() == Some(true);
+            let capabilities = session.client().capabilities();
+            let field = |name: &str| {
+                capabilities.and_then(|c| c.get(name)).and_then(|v| v.as_str()).unwrap_or("unknown").to_owned()
+            };
+            machine.browser = format!("{} {} (headless)", field("browserName"), field("browserVersion"));
             let rounds = runner::run_rounds(&session, &server, &options.workload, &options.impls, |line| {
                 eprintln!("[bench] {line}");
             })

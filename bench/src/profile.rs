@@ -22,8 +22,9 @@ use crate::server::BenchServer;
 /// The sampling interval, µs.
 pub const SAMPLING_INTERVAL_US: u32 = 100;
 
-/// The implementations profiled: the floor, the bridge on its port, and penpal (also on a port) for contrast.
-pub const PROFILED: [Impl; 3] = [Impl::Port, Impl::Bridge, Impl::Penpal];
+/// The implementations profiled: the floor, the bridge on its port (with its journals in sessionStorage, then in
+/// memory), and penpal (also on a port) for contrast.
+pub const PROFILED: [Impl; 4] = [Impl::Port, Impl::Bridge, Impl::BridgeMemory, Impl::Penpal];
 
 /// How many functions each summary lists.
 const TOP_FUNCTIONS: usize = 25;

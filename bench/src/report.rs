@@ -187,11 +187,13 @@ pub fn profiles_table(profiles: &[FrameProfile], top: usize) -> String {
         }
         out.push('\n');
     }
-    for p in profiles.iter().filter(|p| p.implementation == Impl::Bridge) {
+    for p in profiles.iter().filter(|p| matches!(p.implementation, Impl::Bridge | Impl::BridgeMemory)) {
         let _ = write!(
             out,
-            "\nTop self time, bridge {} ({}), µs per call:\n\n| function | where | µs/call |\n|---|---|---|\n",
-            p.frame, p.file
+            "\nTop self time, {} {} ({}), µs per call:\n\n| function | where | µs/call |\n|---|---|---|\n",
+            p.implementation.name(),
+            p.frame,
+            p.file
         );
         for (name, place, us) in p.top.iter().take(top) {
             let name: String = name.chars().take(100).collect();
@@ -238,8 +240,8 @@ pub fn render(results: &Results) -> String {
     let _ = writeln!(
         out,
         "\nMachine: {}, {} cores, {}; {}; load average {:.2} at the start, {:.2} at the end; cross-origin isolated \
-         pages: {}.",
-        m.cpu, m.cores, m.os, m.browser, m.load_average.0, m.load_average.1, m.cross_origin_isolated
+         pages: {}. Bridge measured: {}.",
+        m.cpu, m.cores, m.os, m.browser, m.load_average.0, m.load_average.1, m.cross_origin_isolated, m.source
     );
     out
 }

@@ -28,6 +28,9 @@ pub struct Machine {
     pub load_average: (f64, f64),
     /// Whether the parent page was cross-origin isolated (5 µs timers instead of 100 µs).
     pub cross_origin_isolated: bool,
+    /// The commit measured, and whether `bridge/` or `policy/` had uncommitted changes then.
+    #[serde(default)]
+    pub source: String,
 }
 
 impl Machine {
@@ -56,7 +59,28 @@ impl Machine {
             browser: String::new(),
             load_average: (load_average(), 0.0),
             cross_origin_isolated: false,
+            source: String::new(),
         }
+    }
+}
+
+/// `git describe`-like words for the bridge measured: the commit of `root`, and `with uncommitted changes in
+/// bridge/ or policy/` when there are some (the package may then hold code no commit has).
+pub fn source_revision(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    };
+    let Some(commit) = git(&["rev-parse", "--short", "HEAD"]) else { return "unknown (not a git checkout)".into() };
+    match git(&["status", "--porcelain", "--", "bridge", "policy"]) {
+        Some(changes) if !changes.is_empty() => format!("{commit} with uncommitted changes in bridge/ or policy/"),
+        _ => commit,
     }
 }
 
