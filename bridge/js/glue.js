@@ -219,6 +219,16 @@ export function candidateWindows() {
   return found;
 }
 
+// Whether `win` is this window's parent, its parent's parent, ... or the top window.
+export function isAncestor(win) {
+  let current = window;
+  while (current.parent !== current) {
+    current = current.parent;
+    if (current === win) return true;
+  }
+  return false;
+}
+
 // The iframe (or frame) element of this document whose window is `win`, or null.
 export function frameElementOf(win) {
   for (const element of document.querySelectorAll("iframe, frame")) {
@@ -320,9 +330,13 @@ let settleTool = () => {};
 export function setToolSettler(callback) {
   settleTool = callback;
 }
+// A call stopped before its turn came (its cancel arrived in the same batch as its request) never starts.
 export function runTool(token, execute, thisArg, argsText, signal) {
   Promise.resolve()
-    .then(() => execute.call(thisArg, JSON.parse(argsText), { signal }))
+    .then(() => {
+      if (signal.aborted) throw signal.reason;
+      return execute.call(thisArg, JSON.parse(argsText), { signal });
+    })
     .then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
 }
 

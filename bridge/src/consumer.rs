@@ -17,7 +17,7 @@ use webmcp_policy::{ErrorKind, JsonText, Message, OriginList, RequestId, ToolErr
 use crate::convert::response_to_outcome;
 use crate::core::{From, State, with_core};
 use crate::oneshot;
-use crate::peers::{PeerId, PortLink, SELF_PEER};
+use crate::peers::{PeerId, PortLink, SELF_PEER, UNKNOWN_LOCATOR, locate};
 use crate::user::{Outcome, UserCall};
 use crate::{CallOptions, js, random};
 
@@ -94,7 +94,7 @@ impl State {
             .collect();
         for window in extra {
             if js::is_window(&window) && !targets.iter().any(|(w, _)| js_sys::Object::is(w, &window)) {
-                targets.push((window, "unknown".to_owned()));
+                targets.push((window, UNKNOWN_LOCATOR.to_owned()));
             }
         }
         self.ask_for_tools(targets, from_origins, timeout_ms, waiter);
@@ -267,7 +267,9 @@ impl State {
     fn relist(&mut self, peer_id: PeerId) {
         self.relists.remove(&peer_id);
         let Some(peer) = self.peers.get(peer_id).filter(|p| !p.gone) else { return };
-        let target = (peer.window.clone(), peer.locator.clone().unwrap_or_else(|| "unknown".to_owned()));
+        let locator =
+            peer.locator.clone().or_else(|| locate(&peer.window)).unwrap_or_else(|| UNKNOWN_LOCATOR.to_owned());
+        let target = (peer.window.clone(), locator);
         let Ok(only) = OriginList::parse(&peer.origin) else { return };
         let timeout = self.options.discovery_timeout_ms;
         self.ask_for_tools(vec![target], only, timeout, ListWaiter::Relist);
@@ -281,7 +283,8 @@ impl State {
             let error = ToolError::new(ErrorKind::Interrupted, "the tool's window went away: list the tools again");
             return self.settle_waiter(waiter, Outcome::Failed(error));
         };
-        let locator = peer.locator.clone().unwrap_or_else(|| "unknown".to_owned());
+        let locator =
+            peer.locator.clone().or_else(|| locate(&peer.window)).unwrap_or_else(|| UNKNOWN_LOCATOR.to_owned());
         let provider = ProviderWindow::new(peer.origin.clone(), locator, peer.bridge);
         let Ok(Ok(wire_id)) = random::random_id("c_").map(RequestId::new) else {
             return self.settle_waiter(waiter, Outcome::Failed(ToolError::new(ErrorKind::Refused, "no random ids")));
@@ -508,6 +511,14 @@ impl State {
     }
 
     pub(crate) fn on_going_away(&mut self, from: &From) {
+        let window = self.peers.get(from.peer).map(|p| p.window.clone()).unwrap_or(JsValue::NULL);
+        if js::is_ancestor(&window) {
+            // This page goes away with its ancestor. Settling the calls here would report them to a page that is
+            // being unloaded; left unsettled in the journal, they are resumed by the next page of this frame,
+            // which learns from the provider how they ended (once-only.md §2) and reports them.
+            self.flush_journals();
+            return;
+        }
         let affected: Vec<RequestId> = self
             .journals
             .as_ref()

@@ -57,6 +57,10 @@ extern "C" {
     #[wasm_bindgen(js_name = candidateWindows)]
     pub fn candidate_windows() -> js_sys::Array;
 
+    /// Whether `win` is an ancestor of this window (its parent, ..., the top window).
+    #[wasm_bindgen(js_name = isAncestor)]
+    pub fn is_ancestor(win: &JsValue) -> bool;
+
     /// The iframe element of this document whose window is `win`, or null.
     #[wasm_bindgen(js_name = frameElementOf)]
     pub fn frame_element_of(win: &JsValue) -> JsValue;

@@ -13,6 +13,21 @@ pub(crate) type PeerId = u32;
 /// This page itself, for calls to its own tools.
 pub(crate) const SELF_PEER: PeerId = 0;
 
+/// The locator of a window the bridge cannot find again after a reload (one that is not a frame, the parent or
+/// the opener of this page, such as a popup it opened).
+pub(crate) const UNKNOWN_LOCATOR: &str = "unknown";
+
+/// Where `window` sits around this page (see `candidateWindows` in glue.js), if it is one of those windows.
+pub(crate) fn locate(window: &JsValue) -> Option<String> {
+    crate::js::candidate_windows().iter().find_map(|candidate| {
+        let found = js_sys::Reflect::get(&candidate, &JsValue::from_str("window")).ok()?;
+        if !js_sys::Object::is(&found, window) {
+            return None;
+        }
+        js_sys::Reflect::get(&candidate, &JsValue::from_str("locator")).ok()?.as_string()
+    })
+}
+
 pub(crate) struct Peer {
     pub id: PeerId,
     /// The WindowProxy (possibly of another origin: only `postMessage`, `closed`, frames are used).
@@ -94,8 +109,10 @@ impl Peers {
         self.list.iter().find(|p| !p.gone && p.origin == origin && js_sys::Object::is(&p.window, window)).map(|p| p.id)
     }
 
-    /// The live peer for `window` at `origin`, created when new. A new locator replaces an old one.
+    /// The live peer for `window` at `origin`, created when new. A known locator replaces an old one; `"unknown"`
+    /// never replaces anything.
     pub fn upsert(&mut self, window: &JsValue, origin: &str, locator: Option<&str>) -> PeerId {
+        let locator = locator.filter(|l| *l != UNKNOWN_LOCATOR);
         if let Some(id) = self.find(window, origin) {
             if let (Some(peer), Some(locator)) = (self.get_mut(id), locator) {
                 peer.locator = Some(locator.to_owned());

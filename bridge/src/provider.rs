@@ -186,7 +186,16 @@ impl State {
 
     pub(crate) fn on_cancel(&mut self, from: &From, request_id: &RequestId) {
         let now = self.now();
+        let visible = self.registry.any_visible(&from.origin, &self.own_origin, &self.options.expose_tools_to);
         let Some(journals) = self.journals.as_mut() else { return };
+        if !visible && journals.provider.record(&from.origin, request_id).is_none() {
+            // An origin that sees no tool has no call to stop: its cancels would only fill the journal.
+            return self.refuse(
+                RefusalKind::OriginNotAllowed,
+                &from.origin,
+                "a cancel from an origin that sees no tool",
+            );
+        }
         let decision = journals.provider.on_cancel(&from.origin, request_id, now);
         self.schedule_journal_flush();
         if decision == CancelDecision::AbortRunning
@@ -231,7 +240,11 @@ impl State {
         let Some(port) = port else { return };
         if from.via_port || !self.registry.any_visible(&from.origin, &self.own_origin, &self.options.expose_tools_to) {
             port.close();
-            return;
+            return self.refuse(
+                RefusalKind::OriginNotAllowed,
+                &from.origin,
+                "a private port from an origin that sees no tool",
+            );
         }
         let peer_id = from.peer;
         let listener = EventListener::new(&port, "message", move |event| {

@@ -16,7 +16,7 @@ use crate::listeners::ListenerGuard;
 use crate::oneshot;
 use crate::peers::PeerId;
 use crate::registry::{Handler, LocalTool, ToolFuture};
-use crate::user::Outcome;
+use crate::user::{Outcome, page_value};
 use crate::{BridgeError, BridgeOptions, CallError, js};
 
 /// The page's bridge. Cloning it is cheap; every clone is the same bridge.
@@ -206,9 +206,7 @@ impl RemoteTool {
     }
 
     pub(crate) fn to_js(&self) -> JsValue {
-        let parse = |text: &Option<JsonText>| {
-            text.as_ref().and_then(|t| js_sys::JSON::parse(t.as_str()).ok()).unwrap_or(JsValue::UNDEFINED)
-        };
+        let parse = |text: &Option<JsonText>| text.as_ref().map_or(JsValue::UNDEFINED, |t| page_value(t.as_str()));
         let window =
             with_core(|state| state.peers.get(self.peer).map(|p| p.window.clone())).flatten().unwrap_or(JsValue::NULL);
         js::make_tool_object(

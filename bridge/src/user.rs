@@ -25,15 +25,7 @@ impl Outcome {
     /// The JavaScript value of a result, or the Error to reject with.
     pub fn to_js(&self) -> Result<JsValue, JsValue> {
         match self {
-            Outcome::Completed(text) => {
-                // The reviver that drops `__proto__` keys is slower: use it only when one may be there.
-                let parsed = if text.contains("__proto__") {
-                    js::parse_without_proto_keys(text)
-                } else {
-                    js_sys::JSON::parse(text)
-                };
-                Ok(parsed.unwrap_or(JsValue::NULL))
-            }
+            Outcome::Completed(text) => Ok(page_value(text)),
             Outcome::Failed(error) => Err(error_to_js(error)),
             Outcome::Stopped => Err(js::make_error(
                 webmcp_policy::journal::STOPPED_MESSAGE,
@@ -44,6 +36,14 @@ impl Outcome {
             )),
         }
     }
+}
+
+/// JSON text from another window as a value for page code: plain data built by `JSON.parse`, with every
+/// `__proto__` key dropped (the reviver that drops them is slower, so it runs only when one may be there).
+pub(crate) fn page_value(text: &str) -> JsValue {
+    let parsed =
+        if text.contains("__proto__") { js::parse_without_proto_keys(text) } else { js_sys::JSON::parse(text) };
+    parsed.unwrap_or(JsValue::NULL)
 }
 
 /// An `Error` with the provider's message, name, status and retryAfter, and the failure's `code`.
@@ -96,6 +96,13 @@ impl UserCall {
                 js::run_tool(token, &execute, &this, &args, &signal)
             }
             UserCall::RunRustTool { token, run, args, signal } => {
+                if signal.aborted() {
+                    // Stopped before its turn came: it never starts.
+                    let stopped =
+                        webmcp_policy::ToolError::new(webmcp_policy::ErrorKind::Cancelled, "stopped before it started");
+                    with_core(|state| state.rust_tool_settled(token, Err(stopped)));
+                    return;
+                }
                 let args = args.to_value().unwrap_or(serde_json::Value::Null);
                 let future = run(args, signal);
                 wasm_bindgen_futures::spawn_local(async move {

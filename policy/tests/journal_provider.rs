@@ -174,6 +174,20 @@ fn a_cancel_before_the_request_leaves_a_record_so_it_never_starts() {
 }
 
 #[test]
+fn cancels_of_calls_never_received_are_capped_per_origin() {
+    // Regression: an origin's stream of cancels for made-up ids filled the shared record limit and pushed other
+    // callers' records out (found by the end-to-end attack suite).
+    let mut journal = open(T0);
+    let cap = JournalConfig::default().running_per_origin_max;
+    for i in 0..cap {
+        assert_eq!(journal.on_cancel("https://evil.example", &wire(&format!("x{i}")), T0), CancelDecision::Recorded);
+    }
+    assert_eq!(journal.on_cancel("https://evil.example", &wire("one_more"), T0), CancelDecision::Nothing);
+    assert_eq!(journal.on_cancel(CALLER, &wire("early"), T0), CancelDecision::Recorded, "other origins keep theirs");
+    assert_eq!(execute(&mut journal, "early", T0 + 1), reply(ErrorKind::Cancelled, CANCELLED_MESSAGE));
+}
+
+#[test]
 fn a_cancel_after_the_run_keeps_the_result() {
     let mut journal = open(T0);
     assert_eq!(execute(&mut journal, "w1", T0), ExecuteDecision::Run);

@@ -288,6 +288,11 @@ impl<S: JournalStore> ProviderJournal<S> {
             }
             Some(_) => return CancelDecision::Nothing,
             None if self.is_foreign(&key) => return CancelDecision::Nothing,
+            // A cancel that overtakes its request is rare; a stream of them is an origin filling the journal to
+            // push other callers' records out. Each origin gets a few such records, no more.
+            None if self.early_cancels(caller_origin) >= self.config.running_per_origin_max => {
+                return CancelDecision::Nothing;
+            }
             None => {
                 let entry = ProviderEntry {
                     owner: self.owner.clone(),
@@ -410,6 +415,16 @@ impl<S: JournalStore> ProviderJournal<S> {
     /// Gives the store back (a page that goes away).
     pub fn into_store(self) -> S {
         self.store
+    }
+
+    /// How many cancels of calls it never received this page keeps for `origin`.
+    fn early_cancels(&self, origin: &str) -> usize {
+        let Ok(lowest) = RequestId::new("-") else { return 0 };
+        self.records
+            .range((origin.to_owned(), lowest)..)
+            .take_while(|((o, _), _)| o == origin)
+            .filter(|(_, e)| e.tool.is_none() && e.state == RecordState::Cancelled)
+            .count()
     }
 
     fn is_foreign(&self, key: &Key) -> bool {
