@@ -15,8 +15,8 @@ Usage: webmcp-demo [--ports SHOP,WIDGET,PAY,EVIL] [--pkg DIR] [--static DIR] [--
   --pkg DIR          the built bridge package served at /pkg/ (default: bridge/pkg of this checkout)
   --static DIR       the demo pages (default: demo-sites/static of this checkout)
   --test-mode        inject the postMessage spy into every page
-  --check            drive headless Chromium through the demo scenario and print a table of checks
-  --screenshot PATH  with --check: save a PNG of the shop page
+  --check            (moved: run scripts/demo.sh --check, which drives headless Chromium)
+  --screenshot PATH  (moved: run scripts/demo.sh --screenshot PATH)
   -h, --help         print this help
 ";
 

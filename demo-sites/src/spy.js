@@ -1,11 +1,12 @@
 // Test-mode spy, injected by the demo server as the first script of every HTML page.
 // It records the target origin of every postMessage call that goes through this realm's functions into
 // window.__postMessageLog, so that the end-to-end suite can check that nothing was posted to '*'.
-// What it can see: this window's own postMessage (called by this page, or by a same-origin window that
-// holds a reference to this one), MessagePort.prototype.postMessage of this realm, and every window message the
-// bridge of this page posts, through the bridge's audit hook (window[Symbol.for("webmcp-bridge.postObserver")],
-// entries `via: "bridge"`). A call on a cross-origin window (otherWindow.postMessage(...)) runs a function the
-// browser makes for the caller, which no page script can wrap: the hook is how the bridge's posts are seen.
+// What it sees: every window message the bridge of this page posts, through the bridge's audit hook
+// (window[Symbol.for("webmcp-bridge.postObserver")], entries `via: "bridge"`), and MessagePort.prototype.postMessage
+// of this realm (`via: "port"`). It does not wrap window.postMessage: a call on a cross-origin window runs a
+// function the browser makes for the caller, which no page script can wrap, and a wrapper on this window would
+// run in this realm when a same-origin window calls it, which makes the browser report this window as the
+// message's source.
 (() => {
   "use strict";
   if (Object.prototype.hasOwnProperty.call(window, "__postMessageLog")) return;
@@ -33,16 +34,6 @@
     }
     return second === undefined ? "/" : String(second);
   };
-  const windowPost = window.postMessage;
-  Object.defineProperty(window, "postMessage", {
-    configurable: true,
-    enumerable: true,
-    writable: true,
-    value: function postMessage(message, targetOriginOrOptions) {
-      record({ via: "window", targetOrigin: targetOf(targetOriginOrOptions), type: typeOf(message) });
-      return Reflect.apply(windowPost, this, arguments);
-    },
-  });
   window[Symbol.for("webmcp-bridge.postObserver")] = (targetOrigin, message) => {
     record({ via: "bridge", targetOrigin: String(targetOrigin), type: typeOf(message) });
   };

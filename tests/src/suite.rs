@@ -29,28 +29,13 @@ pub struct Case {
     pub name: &'static str,
     /// The body, given a fresh browser session.
     pub run: fn(Ctx) -> CaseFuture,
-    /// The case needs a working bridge package: it is listed as ignored until the bridge lands, and runs
-    /// with `--include-ignored` (or `--ignored`).
-    pub needs_bridge: bool,
 }
 
-/// `case!("area::name", async_fn)` makes a [`Case`] of an `async fn(Ctx) -> E2eResult<()>`;
-/// `case!(needs_bridge "area::name", async_fn)` one that is ignored until the bridge works.
+/// `case!("area::name", async_fn)` makes a [`Case`] of an `async fn(Ctx) -> E2eResult<()>`.
 #[macro_export]
 macro_rules! case {
     ($name:expr, $body:path) => {
-        $crate::Case {
-            name: $name,
-            run: |ctx| -> $crate::CaseFuture { ::std::boxed::Box::pin($body(ctx)) },
-            needs_bridge: false,
-        }
-    };
-    (needs_bridge $name:expr, $body:path) => {
-        $crate::Case {
-            name: $name,
-            run: |ctx| -> $crate::CaseFuture { ::std::boxed::Box::pin($body(ctx)) },
-            needs_bridge: true,
-        }
+        $crate::Case { name: $name, run: |ctx| -> $crate::CaseFuture { ::std::boxed::Box::pin($body(ctx)) } }
     };
 }
 
@@ -184,12 +169,10 @@ pub fn run_cases(cases: Vec<Case>) -> ExitCode {
         .into_iter()
         .map(|case| {
             let suite = suite.clone();
-            let needs_bridge = case.needs_bridge;
             Trial::test(case.name, move || match suite.get_or_init(|| Suite::start().map_err(|e| e.to_string())) {
                 Ok(suite) => suite.run_case(&case),
                 Err(message) => Err(Failed::from(format!("the suite could not start: {message}"))),
             })
-            .with_ignored_flag(needs_bridge)
         })
         .collect();
     let conclusion = libtest_mimic::run(&args, trials);

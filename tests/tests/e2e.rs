@@ -17,7 +17,14 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     webmcp_e2e::run_cases(
-        [harness::cases(), demo::cases(), attacks::cases(), cross_origin::cases(), interop::cases(), once_only::cases()]
-            .concat(),
+        [
+            harness::cases(),
+            demo::cases(),
+            attacks::cases(),
+            cross_origin::cases(),
+            interop::cases(),
+            once_only::cases(),
+        ]
+        .concat(),
     )
 }

@@ -23,13 +23,22 @@ use webmcp_e2e::{Case, case};
 
 pub fn cases() -> Vec<Case> {
     vec![
-        case!(needs_bridge "attacks::windows_that_see_nothing_get_nothing", requests::windows_that_see_nothing_get_nothing),
-        case!(needs_bridge "attacks::stolen_ids_do_not_steer_calls_in_flight", stolen_ids::stolen_ids_do_not_steer_calls_in_flight),
-        case!(needs_bridge "attacks::a_strangers_extension_messages_leave_no_trace", journal::a_strangers_extension_messages_leave_no_trace),
-        case!(needs_bridge "attacks::a_flood_does_not_stall_the_widget", flood::a_flood_does_not_stall_the_widget),
-        case!(needs_bridge "attacks::refusals_warn_once_per_kind_and_origin", console::refusals_warn_once_per_kind_and_origin),
-        case!(needs_bridge "attacks::prototypes_stay_clean_in_both_directions", pollution::prototypes_stay_clean_in_both_directions),
-        case!(needs_bridge "attacks::a_malicious_providers_list_over_the_limits_is_refused", pollution::a_malicious_providers_list_over_the_limits_is_refused),
-        case!(needs_bridge "attacks::a_poisoned_tool_list_reaches_the_page_without_proto_keys", pollution::a_poisoned_tool_list_reaches_the_page_without_proto_keys),
+        case!("attacks::windows_that_see_nothing_get_nothing", requests::windows_that_see_nothing_get_nothing),
+        case!("attacks::stolen_ids_do_not_steer_calls_in_flight", stolen_ids::stolen_ids_do_not_steer_calls_in_flight),
+        case!(
+            "attacks::a_strangers_extension_messages_leave_no_trace",
+            journal::a_strangers_extension_messages_leave_no_trace
+        ),
+        case!("attacks::a_flood_does_not_stall_the_widget", flood::a_flood_does_not_stall_the_widget),
+        case!("attacks::refusals_warn_once_per_kind_and_origin", console::refusals_warn_once_per_kind_and_origin),
+        case!("attacks::prototypes_stay_clean_in_both_directions", pollution::prototypes_stay_clean_in_both_directions),
+        case!(
+            "attacks::a_malicious_providers_list_over_the_limits_is_refused",
+            pollution::a_malicious_providers_list_over_the_limits_is_refused
+        ),
+        case!(
+            "attacks::a_poisoned_tool_list_reaches_the_page_without_proto_keys",
+            pollution::a_poisoned_tool_list_reaches_the_page_without_proto_keys
+        ),
     ]
 }

@@ -16,18 +16,36 @@ use pages::{
 
 pub fn cases() -> Vec<Case> {
     vec![
-        case!(needs_bridge "cross::list_and_call_in_both_directions", list_and_call_in_both_directions),
-        case!(needs_bridge "cross::a_host_shows_each_origin_exactly_its_tools", a_host_shows_each_origin_exactly_its_tools),
-        case!(needs_bridge "cross::an_iframe_shows_each_origin_exactly_its_tools", an_iframe_shows_each_origin_exactly_its_tools),
-        case!(needs_bridge "cross::errors_arrive_intact_in_both_directions", errors_arrive_intact_in_both_directions),
-        case!(needs_bridge "cross::abort_rejects_at_once_and_aborts_the_tools_signal", abort_rejects_at_once_and_aborts_the_tools_signal),
-        case!(needs_bridge "cross::toolchange_reaches_the_consumer_in_both_directions", toolchange_reaches_the_consumer_in_both_directions),
-        case!(needs_bridge "cross::a_removed_provider_frame_interrupts_its_calls", a_removed_provider_frame_interrupts_its_calls),
-        case!(needs_bridge "cross::a_navigated_provider_frame_interrupts_its_calls", a_navigated_provider_frame_interrupts_its_calls),
-        case!(needs_bridge "cross::an_opener_and_its_popup_call_each_other", an_opener_and_its_popup_call_each_other),
-        case!(needs_bridge "cross::results_are_made_safe_and_capped_in_both_directions", results_are_made_safe_and_capped_in_both_directions),
-        case!(needs_bridge "cross::bridges_talk_on_their_private_port_after_the_first_list", bridges_talk_on_their_private_port_after_the_first_list),
-        case!(needs_bridge "cross::invalid_arguments_are_refused_before_the_tool_runs", invalid_arguments_are_refused_before_the_tool_runs),
+        case!("cross::list_and_call_in_both_directions", list_and_call_in_both_directions),
+        case!("cross::a_host_shows_each_origin_exactly_its_tools", a_host_shows_each_origin_exactly_its_tools),
+        case!("cross::an_iframe_shows_each_origin_exactly_its_tools", an_iframe_shows_each_origin_exactly_its_tools),
+        case!("cross::errors_arrive_intact_in_both_directions", errors_arrive_intact_in_both_directions),
+        case!(
+            "cross::abort_rejects_at_once_and_aborts_the_tools_signal",
+            abort_rejects_at_once_and_aborts_the_tools_signal
+        ),
+        case!(
+            "cross::toolchange_reaches_the_consumer_in_both_directions",
+            toolchange_reaches_the_consumer_in_both_directions
+        ),
+        case!("cross::a_removed_provider_frame_interrupts_its_calls", a_removed_provider_frame_interrupts_its_calls),
+        case!(
+            "cross::a_navigated_provider_frame_interrupts_its_calls",
+            a_navigated_provider_frame_interrupts_its_calls
+        ),
+        case!("cross::an_opener_and_its_popup_call_each_other", an_opener_and_its_popup_call_each_other),
+        case!(
+            "cross::results_are_made_safe_and_capped_in_both_directions",
+            results_are_made_safe_and_capped_in_both_directions
+        ),
+        case!(
+            "cross::bridges_talk_on_their_private_port_after_the_first_list",
+            bridges_talk_on_their_private_port_after_the_first_list
+        ),
+        case!(
+            "cross::invalid_arguments_are_refused_before_the_tool_runs",
+            invalid_arguments_are_refused_before_the_tool_runs
+        ),
     ]
 }
 

@@ -10,9 +10,9 @@ use webmcp_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 
 pub fn cases() -> Vec<Case> {
     vec![
-        case!(needs_bridge "demo::widget_drives_the_shop_and_the_shop_pays", widget_drives_the_shop_and_the_shop_pays),
-        case!(needs_bridge "demo::evil_gets_nothing", evil_gets_nothing),
-        case!(needs_bridge "demo::sandboxed_evil_gets_nothing", sandboxed_evil_gets_nothing),
+        case!("demo::widget_drives_the_shop_and_the_shop_pays", widget_drives_the_shop_and_the_shop_pays),
+        case!("demo::evil_gets_nothing", evil_gets_nothing),
+        case!("demo::sandboxed_evil_gets_nothing", sandboxed_evil_gets_nothing),
     ]
 }
 

@@ -11,7 +11,7 @@ pub fn cases() -> Vec<Case> {
         case!("harness::four_origins_are_distinct_and_secure", four_origins_are_distinct_and_secure),
         case!("harness::iframe_sees_its_parents_origin", iframe_sees_its_parents_origin),
         case!("harness::session_storage_works_in_a_cross_site_iframe", session_storage_works_in_a_cross_site_iframe),
-        case!("harness::spy_records_every_post_through_its_realm", spy_records_every_post_through_its_realm),
+        case!("harness::spy_records_the_bridge_hook_and_ports", spy_records_the_bridge_hook_and_ports),
         case!("harness::counters_refuse_other_origins", counters_refuse_other_origins),
     ]
 }
@@ -87,11 +87,11 @@ async fn session_storage_works_in_a_cross_site_iframe(t: Ctx) -> E2eResult<()> {
     check_eq(top_level, Value::Null, "the entry seen by the widget at the top level (partitioned: none)")
 }
 
-/// The test-mode spy records a window's own postMessage and MessagePort posts with their target origins, and
-/// the '*' check finds a wildcard post. It cannot see a post to a cross-origin window: that call runs a
-/// function the browser makes for the caller, so neither realm's wrapper sees it (shown here, so that a
-/// change in Chromium is noticed).
-async fn spy_records_every_post_through_its_realm(t: Ctx) -> E2eResult<()> {
+/// The test-mode spy records what the bridge's audit hook reports and MessagePort posts, with their target
+/// origins, and the '*' check finds a wildcard post. It does not see a page's own window.postMessage (it does not
+/// wrap it: see spy.js), nor a post to a cross-origin window, which runs a function the browser makes for the
+/// caller (shown here, so that a change is noticed).
+async fn spy_records_the_bridge_hook_and_ports(t: Ctx) -> E2eResult<()> {
     let shop = t.origin(Site::Shop).to_owned();
     let widget = t.origin(Site::Widget).to_owned();
     t.open(Site::Shop, "/").await?;
@@ -100,8 +100,9 @@ async fn spy_records_every_post_through_its_realm(t: Ctx) -> E2eResult<()> {
     t.session.to_top().await?;
     t.session
         .execute(
-            "window.postMessage({ type: 'e2e-self' }, location.origin); \
+            "window[Symbol.for('webmcp-bridge.postObserver')](location.origin, { type: 'e2e-bridge' }); \
              new MessageChannel().port1.postMessage({ type: 'e2e-port' }); \
+             window.postMessage({ type: 'e2e-self' }, location.origin); \
              document.getElementById('widget-frame').contentWindow.postMessage({ type: 'e2e-cross' }, arguments[0]); \
              return true;",
             vec![json!(widget)],
@@ -109,8 +110,9 @@ async fn spy_records_every_post_through_its_realm(t: Ctx) -> E2eResult<()> {
         .await?;
     let logs = check_no_wildcard_posts(&t.session).await?;
     let top = logs.iter().find(|log| log.path.is_empty()).map(|log| log.records.clone());
+    // The page's own window.postMessage is not wrapped (see spy.js): only the bridge's hook and ports are seen.
     let expected = json!([
-        { "via": "window", "targetOrigin": shop, "type": "e2e-self" },
+        { "via": "bridge", "targetOrigin": shop, "type": "e2e-bridge" },
         { "via": "port", "targetOrigin": null, "type": "e2e-port" },
     ]);
     let expected: Vec<webmcp_e2e::spy::PostRecord> =
@@ -123,7 +125,12 @@ async fn spy_records_every_post_through_its_realm(t: Ctx) -> E2eResult<()> {
     check(!cross_seen, || "a spy saw a post to a cross-origin window: the spy's documented limit changed".into())?;
     check(logs.len() >= 3, || format!("expected the shop and its two frames, got {logs:?}"))?;
 
-    t.session.execute("window.postMessage({ type: 'e2e-wildcard' }, '*'); return true;", vec![]).await?;
+    t.session
+        .execute(
+            "window[Symbol.for('webmcp-bridge.postObserver')]('*', { type: 'e2e-wildcard' }); return true;",
+            vec![],
+        )
+        .await?;
     let logs = spy_logs(&t.session).await?;
     let wildcards: Vec<String> = wildcard_posts(&logs).iter().map(|(_, r)| r.message_type.clone()).collect();
     check_eq(wildcards, vec!["e2e-wildcard".to_owned()], "wildcard posts found")?;

@@ -16,11 +16,26 @@ use crate::cross_origin::pages::{
 
 pub fn cases() -> Vec<Case> {
     vec![
-        case!(needs_bridge "interop::a_bridge_host_and_a_plain_frame_use_each_others_tools", a_bridge_host_and_a_plain_frame_use_each_others_tools),
-        case!(needs_bridge "interop::a_plain_host_and_a_bridge_frame_use_each_others_tools", a_plain_host_and_a_bridge_frame_use_each_others_tools),
-        case!(needs_bridge "interop::a_claimed_origin_in_a_plain_tool_list_changes_nothing", a_claimed_origin_in_a_plain_tool_list_changes_nothing),
-        case!(needs_bridge "interop::a_removed_plain_provider_frame_interrupts_its_calls", a_removed_plain_provider_frame_interrupts_its_calls),
-        case!(needs_bridge "interop::a_navigated_plain_provider_frame_interrupts_its_calls", a_navigated_plain_provider_frame_interrupts_its_calls),
+        case!(
+            "interop::a_bridge_host_and_a_plain_frame_use_each_others_tools",
+            a_bridge_host_and_a_plain_frame_use_each_others_tools
+        ),
+        case!(
+            "interop::a_plain_host_and_a_bridge_frame_use_each_others_tools",
+            a_plain_host_and_a_bridge_frame_use_each_others_tools
+        ),
+        case!(
+            "interop::a_claimed_origin_in_a_plain_tool_list_changes_nothing",
+            a_claimed_origin_in_a_plain_tool_list_changes_nothing
+        ),
+        case!(
+            "interop::a_removed_plain_provider_frame_interrupts_its_calls",
+            a_removed_plain_provider_frame_interrupts_its_calls
+        ),
+        case!(
+            "interop::a_navigated_plain_provider_frame_interrupts_its_calls",
+            a_navigated_plain_provider_frame_interrupts_its_calls
+        ),
     ]
 }
 

@@ -53,9 +53,9 @@ fn thefts() -> Vec<Theft> {
             to: "shop",
             messages: "[{ type: 'WEBMCP_CANCEL_TOOL', requestId: W }, { type: 'WEBMCP_CALL_STATUS_REQUEST', requestId: W }, \
                 { type: 'WEBMCP_CALL_ACK', requestIds: [W] }, { type: 'WEBMCP_EXECUTE_TOOL_REQUEST', requestId: W, name: 'checkout', args: {} }]",
+            // The stranger's cancel leaves no record (it sees no tool), so its status query finds nothing of its own.
             expect: json!([
-                { "type": "WEBMCP_EXECUTE_TOOL_RESPONSE", "requestId": "#0", "success": false, "code": "cancelled",
-                  "error": "the caller stopped this call: it will not run (again)" },
+                { "type": "WEBMCP_CALL_STATUS_RESPONSE", "requestId": "#0", "state": "unknown", "durable": true },
                 { "type": "WEBMCP_EXECUTE_TOOL_RESPONSE", "requestId": "#0", "success": false, "code": "unknown_tool",
                   "error": "Tool checkout not found" },
             ]),
@@ -84,8 +84,7 @@ fn thefts() -> Vec<Theft> {
                 { type: 'WEBMCP_EXECUTE_TOOL_REQUEST', requestId: P, name: 'pay_invoice', \
                   args: { invoiceId: 'evil', amountCents: 1, currency: 'EUR' } }]",
             expect: json!([
-                { "type": "WEBMCP_EXECUTE_TOOL_RESPONSE", "requestId": "#0", "success": false, "code": "cancelled",
-                  "error": "the caller stopped this call: it will not run (again)" },
+                { "type": "WEBMCP_CALL_STATUS_RESPONSE", "requestId": "#0", "state": "unknown", "durable": true },
                 { "type": "WEBMCP_EXECUTE_TOOL_RESPONSE", "requestId": "#0", "success": false, "code": "unknown_tool",
                   "error": "Tool pay_invoice not found" },
             ]),
