@@ -18,21 +18,23 @@ else
   wasm="$WASM_TARGET_DIR/$WASM_TARGET/debug/webmcp_bridge.wasm"
 fi
 
-rm -rf "$out.tmp"
-wasm-bindgen --target web --out-dir "$out.tmp" --out-name webmcp_bridge "$wasm"
+tmp=$(mktemp -d "$ROOT/bridge/.pkg.XXXXXX")
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+wasm-bindgen --target web --out-dir "$tmp" --out-name webmcp_bridge "$wasm"
 if [ $profile = release ]; then
   # -Oz: smallest code; the features are those rustc enables by default for wasm32-unknown-unknown.
   if ! wasm-opt -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int \
     --enable-reference-types --enable-multivalue \
-    "$out.tmp/webmcp_bridge_bg.wasm" -o "$out.tmp/webmcp_bridge_bg.opt.wasm" 2>"$out.tmp/wasm-opt.log"; then
-    log "warning: wasm-opt $(wasm-opt --version | awk '{print $3}') cannot read this module ($(head -c 200 "$out.tmp/wasm-opt.log")); the package is not size-optimized"
+    "$tmp/webmcp_bridge_bg.wasm" -o "$tmp/webmcp_bridge_bg.opt.wasm" 2>"$tmp/wasm-opt.log"; then
+    log "warning: wasm-opt $(wasm-opt --version | awk '{print $3}') cannot read this module ($(head -c 200 "$tmp/wasm-opt.log")); the package is not size-optimized"
   else
-    mv "$out.tmp/webmcp_bridge_bg.opt.wasm" "$out.tmp/webmcp_bridge_bg.wasm"
+    mv "$tmp/webmcp_bridge_bg.opt.wasm" "$tmp/webmcp_bridge_bg.wasm"
   fi
-  rm -f "$out.tmp/wasm-opt.log"
+  rm -f "$tmp/wasm-opt.log"
 fi
 version=$(awk -F'"' '/^version = /{print $2; exit}' "$ROOT/Cargo.toml")
-cat > "$out.tmp/package.json" <<JSON
+cat > "$tmp/package.json" <<JSON
 {
   "name": "webmcp-bridge",
   "version": "$version",
@@ -47,5 +49,6 @@ cat > "$out.tmp/package.json" <<JSON
 }
 JSON
 rm -rf "$out"
-mv "$out.tmp" "$out"
+mv "$tmp" "$out"
+trap - EXIT
 log "package ready in ${out#"$ROOT"/}: $(du -b "$out/webmcp_bridge_bg.wasm" | cut -f1) bytes of wasm"
