@@ -47,6 +47,8 @@ pub struct Options {
     pub serve_only: bool,
     /// Also record a CPU profile of the bridge's sequential calls in both frames.
     pub profile: bool,
+    /// Print the report of this results.json (targets checked again) instead of running.
+    pub report_of: Option<PathBuf>,
 }
 
 /// The text of `--help`.
@@ -66,6 +68,7 @@ usage: webmcp-bench [options]      (scripts/bench.sh builds everything first and
   --twiggy-csv PATH twiggy top -f csv of the wasm, grouped by crate in the report
   --profile         also record CPU profiles of the bridge (target/bench/*.cpuprofile)
   --serve           only serve the pages, print their URLs, and wait for Ctrl-C
+  --report PATH     only print the report of a results.json written by an earlier run
 
 Environment: CHROMEDRIVER and CHROMIUM name the binaries (default /usr/bin/chromedriver, /usr/bin/chromium).";
 
@@ -80,6 +83,7 @@ impl Options {
             twiggy_csv: None,
             serve_only: false,
             profile: false,
+            report_of: None,
         };
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
@@ -101,6 +105,7 @@ impl Options {
                 "--twiggy-csv" => options.twiggy_csv = Some(PathBuf::from(value(&arg)?)),
                 "--profile" => options.profile = true,
                 "--serve" => options.serve_only = true,
+                "--report" => options.report_of = Some(PathBuf::from(value(&arg)?)),
                 other => return Err(BenchError::Usage(format!("unknown argument {other:?}"))),
             }
         }
@@ -143,6 +148,9 @@ mod tests {
         assert_eq!(options.workload.concurrent, 1000);
         assert_eq!(options.impls, vec![Impl::Port, Impl::Bridge]);
         assert!(options.profile);
+        assert_eq!(options.report_of, None);
+        let options = parse(&["--report", "r.json"]).unwrap().unwrap();
+        assert_eq!(options.report_of.as_deref(), Some(Path::new("r.json")));
         assert!(parse(&["--help"]).unwrap().is_none());
     }
 

@@ -24,6 +24,10 @@ fn run() -> Result<(), BenchError> {
     if options.serve_only {
         return webmcp_bench::serve(&root, &options);
     }
+    if let Some(path) = &options.report_of {
+        println!("{}", report::render(&webmcp_bench::results::Results::read(path)?));
+        return Ok(());
+    }
     let results = webmcp_bench::run(&root, &options)?;
     results.write(&options.out)?;
     let text = report::render(&results);

@@ -148,6 +148,18 @@ pub struct Results {
 }
 
 impl Results {
+    /// Reads a document written by [`Results::write`], with its targets checked again (by this version's rules).
+    pub fn read(path: &Path) -> Result<Self, BenchError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|source| BenchError::Read { path: path.to_path_buf(), source })?;
+        let mut results: Results = serde_json::from_str(&text).map_err(|e| BenchError::Read {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+        })?;
+        results.targets = crate::targets::check(&results.summary, results.sizes.bridge_download());
+        Ok(results)
+    }
+
     /// Writes the document as pretty JSON to `path`, creating its folder.
     pub fn write(&self, path: &Path) -> Result<(), BenchError> {
         let write_error = |source| BenchError::Write { path: path.to_path_buf(), source };

@@ -67,10 +67,12 @@ pub fn check(summary: &BTreeMap<Impl, Summary>, bridge_download: Option<u64>) ->
         verdicts.push(verdict(
             format!("concurrent throughput above {rival}"),
             pair.map(|(b, r)| {
-                (
-                    format!("{:.0} vs {:.0} calls/s", b.concurrent_calls_per_second, r.concurrent_calls_per_second),
-                    b.concurrent_calls_per_second > r.concurrent_calls_per_second && sound(b),
-                )
+                let mut text =
+                    format!("{:.0} vs {:.0} calls/s", b.concurrent_calls_per_second, r.concurrent_calls_per_second);
+                if !sound(b) {
+                    text.push_str(&format!(", but {} bridge calls failed", b.concurrent_failed_max));
+                }
+                (text, b.concurrent_calls_per_second > r.concurrent_calls_per_second && sound(b))
             }),
         ));
     }
@@ -139,6 +141,7 @@ mod tests {
             vec![Some(false), Some(false), Some(false), Some(false), Some(false), None, None, Some(false)]
         );
         assert_eq!(verdicts[1].measured, "0.90x, but 2 calls failed");
+        assert_eq!(verdicts[4].measured, "9000 vs 8000 calls/s, but 2 bridge calls failed");
         assert_eq!(verdicts[5].measured, "not measured in this run");
     }
 }
