@@ -26,6 +26,12 @@ use crate::store::Store;
 use crate::user::UserCall;
 use crate::{console, js};
 
+/// How long acknowledgements may wait for other messages to the same peer (ms).
+const ACK_DELAY_MS: u32 = 250;
+
+/// Acknowledgements that are sent at once, without waiting for company.
+const ACK_BATCH: usize = 64;
+
 /// Where a message came from: a window event (with the window and the origin the browser reported), a port
 /// (whose origin was verified when it was set up), or this page itself.
 #[derive(Clone)]
@@ -73,9 +79,12 @@ pub(crate) struct State {
     pub loopback: Vec<Message>,
     pub user_calls: Vec<UserCall>,
     pub end_of_task_scheduled: bool,
+    /// Send every waiting acknowledgement at the end of this task.
+    pub acks_due: bool,
+    pub ack_timer: Option<Timeout>,
     pub journal_flush: Option<Timeout>,
-    /// The provider journal must reach storage before the queued tools start.
-    pub flush_provider_now: bool,
+    /// `sessionStorage` and the key that says a page of this frame is alive (see `tab::AliveMarker`).
+    pub alive: Option<crate::tab::AliveMarker>,
     pub liveness: Option<Interval>,
     pub relists: HashMap<PeerId, Timeout>,
     pub status_retries: HashMap<RequestId, (u32, Timeout)>,
@@ -192,13 +201,34 @@ impl State {
     }
 
     /// Sends what waited for the end of the task: port batches, acknowledgements, messages to itself.
+    ///
+    /// Acknowledgements ride with other messages to the same peer, or wait up to [`ACK_DELAY_MS`] (or until
+    /// [`ACK_BATCH`] gather): a provider keeps a result a little longer, and a call costs one message each way.
     fn end_of_task(&mut self) -> Vec<(From, Message)> {
         self.end_of_task_scheduled = false;
         let acks: Vec<(PeerId, Vec<RequestId>)> = self.acks.drain().collect();
         for (peer, ids) in acks {
-            for chunk in ids.chunks(self.options.limits.max_ack_ids.max(1)) {
-                self.send(peer, &Message::CallAck { request_ids: chunk.to_vec() });
+            let has_company =
+                self.peers.get(peer).and_then(|p| p.port.as_ref()).is_some_and(|link| !link.outbox.is_empty());
+            if has_company || self.acks_due || ids.len() >= ACK_BATCH {
+                for chunk in ids.chunks(self.options.limits.max_ack_ids.max(1)) {
+                    self.send(peer, &Message::CallAck { request_ids: chunk.to_vec() });
+                }
+            } else {
+                self.acks.insert(peer, ids);
             }
+        }
+        self.acks_due = false;
+        if self.acks.is_empty() {
+            self.ack_timer = None;
+        } else if self.ack_timer.is_none() {
+            self.ack_timer = Some(Timeout::new(ACK_DELAY_MS, || {
+                with_core(|state| {
+                    state.ack_timer = None;
+                    state.acks_due = true;
+                    state.schedule_end_of_task();
+                });
+            }));
         }
         let max_len = self.options.limits.max_batch_len.max(1);
         for peer in self.peers.iter_mut() {
@@ -276,8 +306,10 @@ impl Core {
             loopback: Vec::new(),
             user_calls: Vec::new(),
             end_of_task_scheduled: false,
+            acks_due: false,
+            ack_timer: None,
             journal_flush: None,
-            flush_provider_now: false,
+            alive: None,
             liveness: None,
             relists: HashMap::new(),
             status_retries: HashMap::new(),
@@ -319,6 +351,13 @@ impl Core {
         listeners.push(EventListener::new(window, "pagehide", |_| {
             with_core(|state| state.going_away());
         }));
+        listeners.push(EventListener::new(window, "pageshow", |event| {
+            // Back from the back/forward cache: the page is alive again.
+            let persisted = event.dyn_ref::<web_sys::PageTransitionEvent>().is_some_and(|e| e.persisted());
+            if persisted {
+                with_core(|state| state.alive.as_ref().map(crate::tab::AliveMarker::alive));
+            }
+        }));
         if let Some(document) = window.document() {
             listeners.push(EventListener::new(&document, "visibilitychange", |_| {
                 let hidden = web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden());
@@ -337,16 +376,6 @@ impl Core {
         let (result, calls) = {
             let mut state = self.state.borrow_mut();
             let result = work(&mut state);
-            if state.flush_provider_now {
-                state.flush_provider_now = false;
-                let now = state.now();
-                if let Some(journals) = state.journals.as_mut()
-                    && let Err(error) = journals.provider.store_mut().flush(now)
-                {
-                    console::warn(&format!("{error}; the provider journal now lives in memory"));
-                    journals.provider.storage_failed(error, now);
-                }
-            }
             (result, std::mem::take(&mut state.user_calls))
         };
         let context = self.context.borrow().clone();
@@ -482,8 +511,12 @@ impl State {
                 self.send(peer, &Message::GoingAway);
             }
         }
+        self.acks_due = true;
         let _ = self.end_of_task();
         self.flush_journals();
+        if let Some(alive) = &self.alive {
+            alive.went_away_cleanly();
+        }
     }
 
     /// Replies a failure for `request_id` to `from`.

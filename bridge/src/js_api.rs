@@ -308,6 +308,8 @@ export interface InstallOptions {
   resultCap?: number;
   /** Calls one origin may have running at once (default 64). */
   maxCallsInFlight?: number;
+  /** Calls of this page that may wait for an outcome at once (default 4096); more are refused. */
+  maxPendingCalls?: number;
   /** How long getTools waits for silent windows, in ms (default 500). */
   discoveryTimeoutMs?: number;
   /** Where the call journal lives: "session" (sessionStorage, the default) or "memory". */

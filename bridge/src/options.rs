@@ -87,6 +87,9 @@ impl BridgeOptions {
             options.limits.max_calls_in_flight_per_origin = max as usize;
             options.journal.running_per_origin_max = max as usize;
         }
+        if let Some(max) = positive(value, "maxPendingCalls")? {
+            options.journal.unsettled_calls_max = max as usize;
+        }
         if let Some(ms) = positive(value, "discoveryTimeoutMs")? {
             options.discovery_timeout_ms = ms as u32;
         }

@@ -105,8 +105,9 @@ impl State {
         self.run_tokens.insert(token, key.clone());
         let signal = controller.signal();
         self.running.insert(key, Running { controller, reply_to: from.clone() });
-        // The journal must say "running" in storage before the tool can have any effect.
-        self.flush_provider_now = true;
+        // "Running" reaches storage with the next batch, or when the page goes away; a page that crashes first
+        // leaves its successor a note that records may be missing (tab.rs, once-only.md §7).
+        self.schedule_journal_flush();
         self.user_calls.push(match handler {
             Handler::Js { execute, this } => {
                 UserCall::RunJsTool { token, execute, this, args: args.into_string(), signal }

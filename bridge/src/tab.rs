@@ -16,12 +16,46 @@ use crate::store::RawStore;
 use crate::{console, js, random};
 
 const TAB_KEY: &str = "webmcp:tab";
+
+/// A key in `sessionStorage` that is present while a page of this frame slot is alive, and removed when the page
+/// goes away cleanly (`pagehide`, after the journals are written). A page that finds it when it starts follows a
+/// page that crashed, which may not have written its last journal batch.
+pub(crate) struct AliveMarker {
+    storage: web_sys::Storage,
+    key: String,
+}
+
+impl AliveMarker {
+    fn new(storage: web_sys::Storage, owner: &Owner) -> Self {
+        Self { storage, key: format!("webmcp:alive:{}:{}", owner.tab(), owner.slot()) }
+    }
+
+    /// Whether the page before this one in the slot crashed.
+    fn previous_page_crashed(&self) -> bool {
+        self.storage.get_item(&self.key).ok().flatten().is_some()
+    }
+
+    pub fn alive(&self) {
+        let _ = self.storage.set_item(&self.key, "1");
+    }
+
+    pub fn went_away_cleanly(&self) {
+        let _ = self.storage.remove_item(&self.key);
+    }
+}
 const CHANNEL: &str = "webmcp-bridge";
 /// How long to wait for a reload's old page to release its lock before calling this page a copy.
 const CLAIM_TIMEOUT_MS: u32 = 3000;
 
 fn new_tab_id() -> String {
     random::random_id("t").unwrap_or_else(|_| format!("t{}", js_sys::Date::now() as u64))
+}
+
+fn session_storage_of(log: &LogStore<RawStore>) -> Option<web_sys::Storage> {
+    match log.inner() {
+        RawStore::Session(storage) => Some(storage.clone()),
+        RawStore::Memory(_) => None,
+    }
 }
 
 /// Learns who this page is, opens its journals and resumes its calls; work that needs the journals waits.
@@ -76,11 +110,22 @@ pub(crate) fn claim_owner(core: Rc<Core>) {
             ));
         }
         let (mut consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
+        let alive = session_storage_of(&provider_log).map(|storage| AliveMarker::new(storage, &owner));
         let mut provider = ProviderJournal::open(provider_log, owner, config, now);
+        if let Some(alive) = &alive {
+            if alive.previous_page_crashed() {
+                console::warn(
+                    "the previous page of this frame did not go away cleanly (a crash?): for a day, this page will not run a re-sent call it cannot prove it never received",
+                );
+                provider.previous_page_crashed(now);
+            }
+            alive.alive();
+        }
         for warning in consumer.take_warnings().into_iter().chain(provider.take_warnings()) {
             console::warn(&format!("journal: {warning}"));
         }
         core.run(move |state| {
+            state.alive = alive;
             state.journals = Some(Journals { consumer, provider });
             state.flush_journals();
             state.recover(recoveries);

@@ -1,10 +1,14 @@
 //! A [`JournalStore`] that batches writes: changes are kept in memory and written to the underlying store as
-//! one log segment per [`LogStore::flush`], with periodic snapshots.
+//! one log segment per [`LogStore::flush`], compacted as the log grows.
 //!
 //! `sessionStorage.setItem` costs tens of microseconds per call and more per kilobyte, so a journal that wrote
 //! each change as its own key would cost more than the tool call it protects. A `LogStore` turns any number of
-//! changes into one `setItem` per flush. The bridge flushes before a provider starts a tool (so a reload can never
-//! forget that it ran), shortly after any other change, and when the page is hidden or goes away.
+//! changes into one `setItem` per flush. The bridge flushes shortly after any change, and whenever the page is
+//! hidden, frozen or goes away.
+//!
+//! The log is a snapshot followed by segments. Compaction keeps its cost proportional to what changed, however
+//! much is live: when there are [`MAX_SEGMENTS`] segments, they are merged into one (the keys changed since the
+//! snapshot); when the changes since the snapshot outweigh the live data, a new snapshot replaces the log.
 //!
 //! ```
 //! use webmcp_policy::journal::{JournalStore, MemoryStore};
@@ -27,8 +31,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::journal::{JournalStore, StoreError};
 
-/// How many segments may follow a snapshot before the next flush writes a new snapshot instead.
-const SEGMENTS_BEFORE_SNAPSHOT: usize = 16;
+/// The most segments after a snapshot; then they are merged into one.
+pub const MAX_SEGMENTS: usize = 32;
+
+/// Changes since the snapshot that may exceed the live data before a new snapshot replaces the log, in bytes.
+const SLACK_BYTES: usize = 16 * 1024;
 
 /// Segments of any log older than this are deleted when a log is opened (ms): the logs of pages that are gone.
 pub const ABANDONED_LOG_AGE_MS: u64 = 24 * 60 * 60 * 1000;
@@ -50,6 +57,25 @@ struct Segment {
     del: Vec<String>,
 }
 
+impl Segment {
+    fn new(seq: u64, at: u64, snap: bool) -> Self {
+        Self { v: 1, seq, at, snap, set: BTreeMap::new(), del: Vec::new() }
+    }
+
+    fn of_changes(seq: u64, at: u64, changes: &BTreeMap<String, Option<String>>) -> Self {
+        let mut segment = Self::new(seq, at, false);
+        for (key, value) in changes {
+            match value {
+                Some(value) => {
+                    segment.set.insert(key.clone(), value.clone());
+                }
+                None => segment.del.push(key.clone()),
+            }
+        }
+        segment
+    }
+}
+
 /// What [`LogStore::open`] found that it could not use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiscardedSegment {
@@ -65,12 +91,25 @@ pub struct LogStore<S> {
     inner: S,
     prefix: String,
     live: BTreeMap<String, String>,
+    /// Changes not yet written.
     dirty: BTreeMap<String, Option<String>>,
-    /// Keys of the segments written since (and including) the last snapshot, in order.
+    /// Every change written since the snapshot, merged: what one segment after the snapshot would hold.
+    since_snapshot: BTreeMap<String, Option<String>>,
+    /// Key of the snapshot, if there is one.
+    snapshot: Option<String>,
+    /// Keys of the segments after the snapshot, in order.
     segments: Vec<String>,
     next_seq: u64,
+    /// Bytes of the keys and values in `live`.
+    live_bytes: usize,
+    /// Bytes of the keys and values in `since_snapshot`.
+    changed_bytes: usize,
     failed: bool,
     discarded: Vec<DiscardedSegment>,
+}
+
+fn entry_bytes(key: &str, value: &Option<String>) -> usize {
+    key.len() + value.as_ref().map_or(0, String::len)
 }
 
 impl<S: JournalStore> LogStore<S> {
@@ -106,29 +145,45 @@ impl<S: JournalStore> LogStore<S> {
         for (key, _) in readable.drain(..start) {
             inner.remove(&key);
         }
-        let mut live = BTreeMap::new();
-        let mut segments = Vec::new();
-        let mut next_seq = 0;
-        for (key, segment) in readable {
-            if segment.snap {
-                live.clear();
-            }
-            for gone in segment.del {
-                live.remove(&gone);
-            }
-            live.extend(segment.set);
-            next_seq = segment.seq + 1;
-            segments.push(key);
-        }
-        Self {
+        let mut log = Self {
             inner,
             prefix: prefix.to_owned(),
-            live,
+            live: BTreeMap::new(),
             dirty: BTreeMap::new(),
-            segments,
-            next_seq,
+            since_snapshot: BTreeMap::new(),
+            snapshot: None,
+            segments: Vec::new(),
+            next_seq: 0,
+            live_bytes: 0,
+            changed_bytes: 0,
             failed: false,
             discarded,
+        };
+        for (key, segment) in readable {
+            log.next_seq = segment.seq + 1;
+            if segment.snap {
+                log.live = segment.set;
+                log.snapshot = Some(key);
+                continue;
+            }
+            for gone in segment.del {
+                log.live.remove(&gone);
+                log.note_change(gone, None);
+            }
+            for (key, value) in segment.set {
+                log.live.insert(key.clone(), value.clone());
+                log.note_change(key, Some(value));
+            }
+            log.segments.push(key);
+        }
+        log.live_bytes = log.live.iter().map(|(k, v)| k.len() + v.len()).sum();
+        log
+    }
+
+    fn note_change(&mut self, key: String, value: Option<String>) {
+        self.changed_bytes += entry_bytes(&key, &value);
+        if let Some(old) = self.since_snapshot.insert(key.clone(), value) {
+            self.changed_bytes -= entry_bytes(&key, &old);
         }
     }
 
@@ -137,69 +192,93 @@ impl<S: JournalStore> LogStore<S> {
         !self.dirty.is_empty()
     }
 
-    /// Writes every change since the last flush as one segment of the log (or, every so often, a snapshot that
-    /// replaces the segments before it). When the underlying store refuses the write, a snapshot is tried (it
-    /// may be smaller than the log); if that fails too, the store stays in memory from then on
-    /// (`is_durable()` becomes false) and the error is returned.
+    /// Writes every change since the last flush as one write to the underlying store: a segment, the merge of
+    /// the segments after the snapshot, or a new snapshot (see the module docs). When the underlying store
+    /// refuses the write, a snapshot is tried (it may be smaller than the log); if that fails too, the store
+    /// stays in memory from then on (`is_durable()` becomes false) and the error is returned.
     pub fn flush(&mut self, now: u64) -> Result<(), StoreError> {
         if self.dirty.is_empty() || self.failed {
             self.dirty.clear();
             return Ok(());
         }
-        let result = if self.segments.len() >= SEGMENTS_BEFORE_SNAPSHOT {
+        let changes = std::mem::take(&mut self.dirty);
+        for (key, value) in &changes {
+            self.note_change(key.clone(), value.clone());
+        }
+        // A merge writes the changes since the snapshot, a snapshot writes the live data: when the changes have
+        // grown to half the live data, the snapshot costs about as much and resets the changes.
+        let merge_due = self.segments.len() >= MAX_SEGMENTS;
+        let result = if self.changed_bytes > self.live_bytes + SLACK_BYTES
+            || (merge_due && 2 * self.changed_bytes > self.live_bytes)
+        {
             self.write_snapshot(now)
+        } else if merge_due {
+            self.write_merged(now).or_else(|_| self.write_snapshot(now))
         } else {
-            self.write_segment(now).or_else(|_| self.write_snapshot(now))
+            self.write_segment(now, &changes).or_else(|_| self.write_snapshot(now))
         };
-        self.dirty.clear();
         if result.is_err() {
             self.failed = true;
         }
         result
     }
 
-    fn write_segment(&mut self, now: u64) -> Result<(), StoreError> {
-        let mut segment =
-            Segment { v: 1, seq: self.next_seq, at: now, snap: false, set: BTreeMap::new(), del: Vec::new() };
-        for (key, value) in &self.dirty {
-            match value {
-                Some(value) => {
-                    segment.set.insert(key.clone(), value.clone());
-                }
-                None => segment.del.push(key.clone()),
-            }
-        }
-        let key = format!("{}{}", self.prefix, self.next_seq);
-        self.inner.put(&key, &encode(&segment))?;
+    fn next_key(&mut self) -> (u64, String) {
+        let seq = self.next_seq;
         self.next_seq += 1;
+        (seq, format!("{}{}", self.prefix, seq))
+    }
+
+    /// The changes of this flush as one more segment.
+    fn write_segment(&mut self, now: u64, changes: &BTreeMap<String, Option<String>>) -> Result<(), StoreError> {
+        let (seq, key) = self.next_key();
+        self.inner.put(&key, &encode(&Segment::of_changes(seq, now, changes)))?;
+        self.segments.push(key);
+        Ok(())
+    }
+
+    /// Every change since the snapshot as one segment, replacing the segments after the snapshot.
+    fn write_merged(&mut self, now: u64) -> Result<(), StoreError> {
+        let (seq, key) = self.next_key();
+        self.inner.put(&key, &encode(&Segment::of_changes(seq, now, &self.since_snapshot)))?;
+        for old in self.segments.drain(..) {
+            self.inner.remove(&old);
+        }
         self.segments.push(key);
         Ok(())
     }
 
     fn write_snapshot(&mut self, now: u64) -> Result<(), StoreError> {
-        let segment =
-            Segment { v: 1, seq: self.next_seq, at: now, snap: true, set: self.live.clone(), del: Vec::new() };
-        let key = format!("{}{}", self.prefix, self.next_seq);
-        // Free the old segments first when the store is full: the snapshot holds all they said.
-        let written = self.inner.put(&key, &encode(&segment)).or_else(|error| {
-            for old in &self.segments {
-                self.inner.remove(old);
+        let (seq, key) = self.next_key();
+        let mut segment = Segment::new(seq, now, true);
+        segment.set = self.live.clone();
+        let text = encode(&segment);
+        let old: Vec<String> = self.snapshot.iter().chain(&self.segments).cloned().collect();
+        // Free the old log first when the store is full: the snapshot holds all it said.
+        self.inner.put(&key, &text).or_else(|error| {
+            for key in &old {
+                self.inner.remove(key);
             }
-            self.segments.clear();
-            self.inner.put(&key, &encode(&segment)).map_err(|_| error)
-        });
-        written?;
-        for old in self.segments.drain(..) {
-            self.inner.remove(&old);
+            self.inner.put(&key, &text).map_err(|_| error)
+        })?;
+        for key in &old {
+            self.inner.remove(key);
         }
-        self.next_seq += 1;
-        self.segments.push(key);
+        self.snapshot = Some(key);
+        self.segments.clear();
+        self.since_snapshot.clear();
+        self.changed_bytes = 0;
         Ok(())
     }
 
     /// What [`LogStore::open`] could not read (and removed), for a console warning. Empties the list.
     pub fn take_discarded(&mut self) -> Vec<DiscardedSegment> {
         std::mem::take(&mut self.discarded)
+    }
+
+    /// The underlying store, read-only.
+    pub fn inner(&self) -> &S {
+        &self.inner
     }
 
     /// The underlying store.
@@ -223,13 +302,17 @@ impl<S: JournalStore> JournalStore for LogStore<S> {
     }
 
     fn put(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.live.insert(key.to_owned(), value.to_owned());
+        self.live_bytes += key.len() + value.len();
+        if let Some(old) = self.live.insert(key.to_owned(), value.to_owned()) {
+            self.live_bytes -= key.len() + old.len();
+        }
         self.dirty.insert(key.to_owned(), Some(value.to_owned()));
         Ok(())
     }
 
     fn remove(&mut self, key: &str) {
-        if self.live.remove(key).is_some() {
+        if let Some(old) = self.live.remove(key) {
+            self.live_bytes -= key.len() + old.len();
             self.dirty.insert(key.to_owned(), None);
         }
     }
@@ -289,13 +372,81 @@ mod tests {
     #[test]
     fn snapshots_bound_the_number_of_segments() {
         let mut log = LogStore::open(MemoryStore::durable(), PREFIX, 0);
-        for i in 0..100u64 {
+        for i in 0..300u64 {
             log.put("counter", &i.to_string()).unwrap();
             log.flush(i).unwrap();
-            assert!(log.inner.len() <= SEGMENTS_BEFORE_SNAPSHOT + 1, "{} segments", log.inner.len());
+            assert!(log.inner.len() <= MAX_SEGMENTS + 1, "{} segments", log.inner.len());
         }
-        let log = reopen(log, 200);
-        assert_eq!(log.entries(""), vec![("counter".into(), "99".into())]);
+        let log = reopen(log, 400);
+        assert_eq!(log.entries(""), vec![("counter".into(), "299".into())]);
+    }
+
+    #[test]
+    fn compaction_writes_in_proportion_to_changes_not_to_live_data() {
+        // Regression: a snapshot every 16 flushes rewrote every kept record, so with a large journal each call
+        // cost kilobytes of writes (seen in the benchmark's profile of the provider frame).
+        let written = std::rc::Rc::new(std::cell::Cell::new(0usize));
+        let mut log = LogStore::open(Counting { inner: MemoryStore::durable(), written: written.clone() }, PREFIX, 0);
+        for i in 0..2000 {
+            log.put(&format!("kept{i}"), &"r".repeat(100)).unwrap();
+        }
+        log.flush(0).unwrap();
+        let live = log.live_bytes;
+        written.set(0);
+        for i in 0..1000u64 {
+            log.put("hot", &i.to_string()).unwrap();
+            log.flush(i + 1).unwrap();
+        }
+        // At most one snapshot of the live data, plus small segments and merges (it was 16 snapshots before).
+        assert!(written.get() < 2 * live, "1000 small flushes wrote {} bytes; the live data is {live}", written.get());
+        assert!(log.inner.inner.len() <= MAX_SEGMENTS + 2, "{} keys", log.inner.inner.len());
+        let log = LogStore::open(log.into_inner().inner, PREFIX, 2000);
+        assert_eq!(log.entries("hot"), vec![("hot".into(), "999".into())]);
+        assert_eq!(log.entries("kept").len(), 2000);
+    }
+
+    #[test]
+    fn merges_and_snapshots_replay_to_the_same_state() {
+        let mut log = LogStore::open(MemoryStore::durable(), PREFIX, 0);
+        let mut expected = BTreeMap::new();
+        for i in 0..500u64 {
+            let key = format!("k{}", i % 37);
+            if i % 5 == 0 {
+                log.remove(&key);
+                expected.remove(&key);
+            } else {
+                let value = "v".repeat((i % 300) as usize) + &i.to_string();
+                log.put(&key, &value).unwrap();
+                expected.insert(key, value);
+            }
+            log.flush(i).unwrap();
+            let reopened =
+                reopen(LogStore { inner: log.inner.clone(), ..LogStore::open(MemoryStore::durable(), PREFIX, 0) }, i);
+            let seen: BTreeMap<String, String> = reopened.entries("").into_iter().collect();
+            assert_eq!(seen, expected, "after flush {i}");
+        }
+    }
+
+    /// Counts the bytes written to a store.
+    struct Counting {
+        inner: MemoryStore,
+        written: std::rc::Rc<std::cell::Cell<usize>>,
+    }
+
+    impl JournalStore for Counting {
+        fn entries(&self, prefix: &str) -> Vec<(String, String)> {
+            self.inner.entries(prefix)
+        }
+        fn put(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+            self.written.set(self.written.get() + key.len() + value.len());
+            self.inner.put(key, value)
+        }
+        fn remove(&mut self, key: &str) {
+            self.inner.remove(key);
+        }
+        fn is_durable(&self) -> bool {
+            true
+        }
     }
 
     #[test]

@@ -286,6 +286,20 @@ fn a_request_delivered_twice_runs_once() {
 // §7 Storage unavailable, corrupt entries
 
 #[test]
+fn after_a_crash_unknown_proves_nothing_for_a_day() {
+    // The bridge writes the journal in batches; a page that crashed may not have written its last "running"
+    // record, so its successor must not let a re-send run (§7).
+    let mut journal = open(T0);
+    assert_eq!(journal.on_status(CALLER, &wire("w1"), T0), StatusAnswer::Unknown { durable: true });
+    journal.previous_page_crashed(T0 + 1);
+    assert_eq!(journal.on_status(CALLER, &wire("w1"), T0 + 2), StatusAnswer::Unknown { durable: false });
+    assert!(matches!(journal.on_resend(CALLER, &wire("w1"), &tool("add_to_cart"), T0 + 2), ExecuteDecision::Reply(_)));
+    let mut journal = reload(journal, T0 + 3);
+    assert_eq!(journal.on_status(CALLER, &wire("w1"), T0 + 3), StatusAnswer::Unknown { durable: false }, "noted");
+    assert_eq!(journal.on_status(CALLER, &wire("w1"), T0 + 2 + DAY), StatusAnswer::Unknown { durable: true });
+}
+
+#[test]
 fn unknown_is_durable_only_with_durable_storage() {
     let mut durable = open(T0);
     assert_eq!(durable.on_status(CALLER, &wire("w1"), T0), StatusAnswer::Unknown { durable: true });

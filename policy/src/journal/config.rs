@@ -34,7 +34,7 @@ impl Default for JournalConfig {
         Self {
             settled_calls_kept: 256,
             settled_call_max_age_ms: 60 * MINUTE_MS,
-            unsettled_calls_max: 1000,
+            unsettled_calls_max: 4096,
             unsettled_call_max_age_ms: 24 * 60 * MINUTE_MS,
             result_kept_ms: 10 * MINUTE_MS,
             ran_ids_kept: 2000,

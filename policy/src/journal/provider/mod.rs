@@ -552,6 +552,14 @@ impl<S: JournalStore> ProviderJournal<S> {
         }
     }
 
+    /// The page before this one in the slot ended without going away cleanly (a crash): it may not have written
+    /// its last changes, so records up to `now` may be missing. Like a dropped record, this leaves a note: for
+    /// `ran_id_max_age_ms`, "unknown" no longer proves that a call never ran here (§7).
+    pub fn previous_page_crashed(&mut self, now: u64) {
+        self.horizon = self.horizon.max(Some(now));
+        self.save_meta(now);
+    }
+
     /// Writes the note of the horizon; a failure stops writing.
     fn save_meta(&mut self, now: u64) {
         let Some(horizon) = self.horizon else { return };

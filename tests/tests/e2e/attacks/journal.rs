@@ -55,7 +55,17 @@ pub async fn a_strangers_extension_messages_leave_no_trace(t: Ctx) -> E2eResult<
             vec![],
         )
         .await?;
-    let known = status_of(&t, &id).await?;
+    // The widget acknowledges the result a little later (acknowledgements wait for company, up to 250 ms): take
+    // the reference answer once the shop has it, so that only the stranger could change it afterwards.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let known = loop {
+        let answer = status_of(&t, &id).await?;
+        let acknowledged = answer["error"].as_str().is_some_and(|e| e.contains("already delivered and acknowledged"));
+        if acknowledged || std::time::Instant::now() > deadline {
+            break answer;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
     let before = storage_chars(&t).await?;
 
     let answered = run_in(&t.session, Frame::Evil, STRANGER, vec![json!(PER_KIND)]).await?;
