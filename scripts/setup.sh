@@ -2,12 +2,12 @@
 # Makes a fresh Debian 12 machine ready to build and test webmcp-bridge, and does nothing slow when it already is:
 #   - a wasm32 standard library (rustup's target if installed, else Debian's rustc-web + rust-web-src + lld),
 #   - wasm-bindgen-cli at exactly the version Cargo.lock pins,
-#   - Chromium and ChromeDriver, and binaryen's wasm-opt, from Debian.
+#   - Chromium and ChromeDriver, from Debian.
 set -euo pipefail
 LOG_TAG=setup
 source "$(dirname "$0")/lib.sh"
 
-packages=(chromium chromium-driver binaryen)
+packages=(chromium chromium-driver)
 if [ "$(wasm_mode)" = rustup ]; then
   log "wasm32: using the rustup target wasm32-unknown-unknown"
 else
@@ -41,7 +41,7 @@ if [ "$(wasm_mode)" = debian ]; then
     || die "Debian's rustc-web or rust-web-src is incomplete: /usr/bin/rustc or /usr/lib/rustlib/src/rust/library is missing"
   [ -x /usr/bin/rust-lld ] || die "rust-lld is missing: install lld-22 (it provides /usr/bin/rust-lld)"
 fi
-for tool in "$CHROMIUM" "$CHROMEDRIVER" /usr/bin/wasm-opt; do
+for tool in "$CHROMIUM" "$CHROMEDRIVER"; do
   [ -x "$tool" ] || die "$tool is missing after installation"
 done
 

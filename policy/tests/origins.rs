@@ -598,3 +598,21 @@ fn visibility_follows_the_owner_then_the_tool_list_then_the_page_list() {
         assert_eq!(tool_visible_to(caller, owner, tool_list, page_list), visible, "{caller} tool={tool_list:?}");
     }
 }
+
+/// Inputs the fuzzer found (policy/fuzz, origin_list) after the URL parser lost its Unicode tables: each parses to
+/// a list whose canonical form parses back to it, or is refused, and none reaches the URL parser with Unicode.
+#[test]
+fn fuzz_regressions_parse_or_fail_cleanly() {
+    let inputs = [
+        "https://hke\u{657}.xn--ggggggggggggggggggggmhegggggggggggggggga-hxxamhegggggttplAbhe",
+        "https:///h*.ypDDDDDDDDDDDDdD\u{36f}\u{36f}h",
+        "http:///.eO%d2HH--:0.e%d2d2a",
+    ];
+    for input in inputs {
+        for options in [ParseOptions::default(), ParseOptions::default().allow_wildcards(true)] {
+            if let Ok(list) = OriginList::parse_with(input, options) {
+                assert_eq!(OriginList::parse_with(&list.to_string(), options).as_ref(), Ok(&list), "{input:?}");
+            }
+        }
+    }
+}

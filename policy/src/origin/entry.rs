@@ -4,6 +4,7 @@
 use url::{Host, ParseError, Url};
 
 use super::host::{DomainProblem, check_domain, is_potentially_trustworthy, is_public_suffix, is_trustworthy_text};
+use super::idn;
 use super::{Origin, OriginError, OriginPattern, ParseOptions, WildcardOrigin};
 
 /// The label that stands in for `*` while the `url` crate canonicalizes a wildcard's host.
@@ -124,8 +125,65 @@ fn guess_origin(text: &str) -> Option<String> {
     Some(origin.as_str().to_owned())
 }
 
+/// `text` with its host in ASCII, and its `xn--` labels checked (see `idn.rs`): the URL parser is built without
+/// Unicode tables, so it does neither.
+fn with_ascii_host(text: &str) -> Result<std::borrow::Cow<'_, str>, OriginError> {
+    let Some((scheme, after)) = text.split_once("://") else { return Ok(std::borrow::Cow::Borrowed(text)) };
+    // The URL parser skips any more slashes before the host of an http(s) URL (`https:///a.example`).
+    let rest = after.trim_start_matches(['/', '\\']);
+    let slashes = &after[..after.len() - rest.len()];
+    let authority_end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    // Credentials are refused later, with the canonical origin as advice; convert the host after them.
+    let (userinfo, host_port) = match authority.rsplit_once('@') {
+        Some((userinfo, host_port)) => (Some(userinfo), host_port),
+        None => (None, authority),
+    };
+    if host_port.starts_with('[') {
+        return Ok(std::borrow::Cow::Borrowed(text));
+    }
+    if encodes_non_ascii(host_port) {
+        // The URL parser would decode it into a name this parser never checked.
+        return Err(OriginError::InvalidHost { reason: "it is percent-encoded; write the name itself".to_owned() });
+    }
+    let (host, port) = match host_port.rsplit_once(':') {
+        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => (host, Some(port)),
+        _ => (host_port, None),
+    };
+    let ascii = idn::host_to_ascii(host)?;
+    if ascii == host {
+        return Ok(std::borrow::Cow::Borrowed(text));
+    }
+    let userinfo = userinfo.map(|u| format!("{u}@")).unwrap_or_default();
+    let port = port.map(|p| format!(":{p}")).unwrap_or_default();
+    Ok(std::borrow::Cow::Owned(format!("{scheme}://{slashes}{userinfo}{ascii}{port}{tail}")))
+}
+
+/// Whether `text` holds a percent-encoded byte that is not ASCII (`%80` to `%FF`).
+fn encodes_non_ascii(text: &str) -> bool {
+    text.as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'%' && matches!(w[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F') && w[2].is_ascii_hexdigit())
+}
+
 /// Parses an entry with a scheme and checks every rule; the result is canonical.
 fn parse_url(text: &str) -> Result<Origin, OriginError> {
+    let text = &*with_ascii_host(text)?;
+    if !text.is_ascii() {
+        // Unicode left outside the host this parser found (`https:///ü.example` reads as a host to the URL
+        // parser): never hand it to the URL parser, which has no Unicode tables.
+        let unicode_at = text.find(|c: char| !c.is_ascii()).unwrap_or(0);
+        let rest_at = text.find("://").map_or(0, |at| at + 3);
+        let path_at = text[rest_at..].find(['/', '\\', '?', '#']).map(|at| rest_at + at).filter(|at| *at > rest_at);
+        return match path_at.filter(|at| *at < unicode_at) {
+            // Unicode in a path: the error is the path's, with the origin before it as advice.
+            Some(at) => parse_url(&text[..at])
+                .and_then(|origin| Err(OriginError::Path { suggestion: origin.as_str().to_owned() })),
+            None => {
+                Err(OriginError::InvalidHost { reason: "write internationalized names in their xn-- form".to_owned() })
+            }
+        };
+    }
     let url = Url::parse(text).map_err(from_url_error)?;
     let scheme = url.scheme();
     if scheme != "https" && scheme != "http" {

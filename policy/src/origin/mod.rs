@@ -12,6 +12,7 @@ mod entry;
 mod error;
 mod hasher;
 mod host;
+mod idn;
 mod list;
 mod pattern;
 mod value;
