@@ -2,20 +2,11 @@
 
 use webmcp_policy::envelope::ExecuteResponse;
 use webmcp_policy::journal::ToolOutcome;
-use webmcp_policy::{ErrorKind, JsonText, Limits, RequestId, ToolError};
+use webmcp_policy::{Limits, RequestId};
 
-/// The response that carries `outcome`.
+/// The response that carries `outcome` (from the provider journal, which holds only JSON results).
 pub(crate) fn outcome_to_response(request_id: RequestId, outcome: ToolOutcome, limits: &Limits) -> ExecuteResponse {
-    match outcome {
-        ToolOutcome::Completed { result } => match JsonText::parse(&result, limits) {
-            Ok(result) => ExecuteResponse::success(request_id, result, limits),
-            Err(error) => ExecuteResponse::failure(
-                request_id,
-                ToolError::new(ErrorKind::ToolError, format!("the tool's result cannot be sent: {error}")),
-            ),
-        },
-        ToolOutcome::Failed(error) => ExecuteResponse::failure(request_id, error),
-    }
+    ExecuteResponse::from_outcome(request_id, outcome, limits)
 }
 
 /// The outcome a response carries.

@@ -219,9 +219,9 @@ impl State {
             }
         }
         self.acks_due = false;
-        if self.acks.is_empty() {
-            self.ack_timer = None;
-        } else if self.ack_timer.is_none() {
+        // The timer is left to run out when the acknowledgements found company: starting and clearing a timer for
+        // every call costs more than one timer that finds nothing to send.
+        if !self.acks.is_empty() && self.ack_timer.is_none() {
             self.ack_timer = Some(Timeout::new(ACK_DELAY_MS, || {
                 with_core(|state| {
                     state.ack_timer = None;

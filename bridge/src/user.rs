@@ -41,8 +41,9 @@ impl Outcome {
 /// JSON text from another window as a value for page code: plain data built by `JSON.parse`, with every
 /// `__proto__` key dropped (the reviver that drops them is slower, so it runs only when one may be there).
 pub(crate) fn page_value(text: &str) -> JsValue {
-    let parsed =
-        if text.contains("__proto__") { js::parse_without_proto_keys(text) } else { js_sys::JSON::parse(text) };
+    // A key can be written with escapes (`"\u005f_proto__"`): any escape sends the text the careful way.
+    let careful = text.contains("__proto__") || text.contains("\\u");
+    let parsed = if careful { js::parse_without_proto_keys(text) } else { js_sys::JSON::parse(text) };
     parsed.unwrap_or(JsValue::NULL)
 }
 

@@ -22,6 +22,18 @@ impl ExecuteResponse {
     pub fn failure(request_id: RequestId, error: ToolError) -> Self {
         Self { request_id, outcome: Err(error) }
     }
+
+    /// The response carrying an outcome from a journal. A journal holds only results that are JSON text (it checks
+    /// them when they are recorded and when they are read back), so the text is not scanned again.
+    pub fn from_outcome(request_id: RequestId, outcome: crate::journal::ToolOutcome, limits: &Limits) -> Self {
+        match outcome {
+            crate::journal::ToolOutcome::Completed { result } => {
+                let may_hold_proto_key = result.contains("__proto__") || result.contains("\\u");
+                Self::success(request_id, JsonText::from_trusted(result, may_hold_proto_key), limits)
+            }
+            crate::journal::ToolOutcome::Failed(error) => Self::failure(request_id, error),
+        }
+    }
 }
 
 const PREVIEW_OPEN: &str = "{\"truncated\":true,\"preview\":";

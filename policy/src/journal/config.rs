@@ -27,6 +27,10 @@ pub struct JournalConfig {
     pub result_cap_chars: usize,
     /// Calls of one caller origin that a provider runs at once; more are refused with `too_many_calls`.
     pub running_per_origin_max: usize,
+    /// Cancels of calls it never received that a provider keeps per caller origin (so that such a call never
+    /// starts if its request arrives after all). A cancel that overtakes its request is rare; an origin that sends
+    /// more is filling the journal, and only its own later requests could be affected.
+    pub early_cancels_per_origin_max: usize,
 }
 
 impl Default for JournalConfig {
@@ -41,6 +45,7 @@ impl Default for JournalConfig {
             ran_id_max_age_ms: 24 * 60 * MINUTE_MS,
             result_cap_chars: 30_000,
             running_per_origin_max: 64,
+            early_cancels_per_origin_max: 256,
         }
     }
 }

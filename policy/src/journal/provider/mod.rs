@@ -220,7 +220,10 @@ impl<S: JournalStore> ProviderJournal<S> {
             );
             return ExecuteDecision::Refuse(ToolError::new(ErrorKind::TooManyCalls, message));
         }
-        if self.mode == Mode::Unnoted && !self.try_note(now) {
+        // Without storage, the call runs unrecorded: first the note must say that records up to now may be
+        // missing (found by the simulator: a note a day old was dropped on reload, and a call run after it ran
+        // again when re-sent).
+        if self.mode != Mode::Writing && !self.try_note(now) {
             return ExecuteDecision::Refuse(ToolError::new(ErrorKind::Refused, CANNOT_RECORD_MESSAGE));
         }
         if resend && !self.unknown_is_durable(now) {
@@ -290,7 +293,7 @@ impl<S: JournalStore> ProviderJournal<S> {
             None if self.is_foreign(&key) => return CancelDecision::Nothing,
             // A cancel that overtakes its request is rare; a stream of them is an origin filling the journal to
             // push other callers' records out. Each origin gets a few such records, no more.
-            None if self.early_cancels(caller_origin) >= self.config.running_per_origin_max => {
+            None if self.early_cancels(caller_origin) >= self.config.early_cancels_per_origin_max => {
                 return CancelDecision::Nothing;
             }
             None => {
@@ -356,7 +359,11 @@ impl<S: JournalStore> ProviderJournal<S> {
             }
             self.forget(&key);
         }
-        let excess = self.kept_order.len().saturating_sub(self.config.ran_ids_kept);
+        // Beyond the limit, a tenth more goes at once: one note of the horizon per many calls, not one per call.
+        let excess = match self.kept_order.len().checked_sub(self.config.ran_ids_kept) {
+            Some(over) if over > 0 => over + self.config.ran_ids_kept / 10,
+            _ => 0,
+        };
         if excess > 0 {
             let evicted: Vec<(u64, Key)> = self.kept_order.iter().take(excess).cloned().collect();
             let horizon = evicted.iter().map(|(at, _)| *at).max();
