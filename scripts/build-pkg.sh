@@ -3,7 +3,7 @@
 # Usage: scripts/build-pkg.sh [--dev]   (--dev builds the debug profile, for quick iterations)
 #
 # Size choices (measured with twiggy and gzip -9; see docs/performance.md): the `wasm-release` profile
-# (opt-level "z", fat LTO, one codegen unit, panic=abort), panics that trap without formatting a message when the
+# (opt-level "s", fat LTO, one codegen unit, panic=abort), panics that trap without formatting a message when the
 # standard library is built here (Debian's toolchain: -Cpanic=immediate-abort), no name or producers section, and
 # the url crate's ASCII-only IDNA backend (policy/Cargo.toml). Debian's wasm-opt (binaryen 108) is not used: it
 # cannot read rustc's default wasm features, and with them turned off its -Oz output gzips 6% larger.
