@@ -188,6 +188,8 @@ impl State {
         self.journal_flush = None;
         let now = self.now();
         let Some(journals) = self.journals.as_mut() else { return };
+        journals.consumer.write_pending();
+        journals.provider.write_pending();
         if let Err(error) = journals.consumer.store_mut().flush(now) {
             console::warn(&format!(
                 "{error}; the call journal now lives in memory, so a reload of this page cannot resume its calls"

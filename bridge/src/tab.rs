@@ -110,8 +110,11 @@ pub(crate) fn claim_owner(core: Rc<Core>) {
             ));
         }
         let (mut consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
+        // Entries are encoded when the store flushes (batched), each once in its latest state.
+        consumer.defer_writes();
         let alive = session_storage_of(&provider_log).map(|storage| AliveMarker::new(storage, &owner));
         let mut provider = ProviderJournal::open(provider_log, owner, config, now);
+        provider.defer_writes();
         if let Some(alive) = &alive {
             if alive.previous_page_crashed() {
                 console::warn(

@@ -55,6 +55,9 @@ enum ProviderKind {
 #[derive(Debug, Clone, Copy)]
 struct Scenario {
     kind: ProviderKind,
+    /// Both journals defer their writes (as the bridge runs them): a page writes what changed when it goes away
+    /// (`into_store`), not at every change.
+    deferred: bool,
     /// Messages may overtake each other; otherwise each page receives them in the order they were posted.
     reorder: bool,
     /// Messages to a bridge tool page may be delivered twice (a request never is to a page that cannot
@@ -230,9 +233,12 @@ impl World {
             None => MemoryStore::durable(),
         };
         let provider = world.fresh_provider("tab0", store);
-        let (consumer, recoveries) =
+        let (mut consumer, recoveries) =
             ConsumerJournal::open(MemoryStore::durable(), consumer_owner("tab0"), world.config.clone(), T0);
         assert!(recoveries.is_empty());
+        if scenario.deferred {
+            consumer.defer_writes();
+        }
         world.tabs.push(Tab {
             tab_id: "tab0".into(),
             consumer: Some(consumer),
@@ -249,12 +255,11 @@ impl World {
             ProviderKind::Memory => MemoryStore::new(),
             ProviderKind::Plain => return ProviderPage::Plain,
         };
-        ProviderPage::Bridge(Box::new(ProviderJournal::open(
-            store,
-            provider_owner(tab_id),
-            self.config.clone(),
-            self.now,
-        )))
+        let mut journal = ProviderJournal::open(store, provider_owner(tab_id), self.config.clone(), self.now);
+        if self.scenario.deferred {
+            journal.defer_writes();
+        }
+        ProviderPage::Bridge(Box::new(journal))
     }
 
     fn window(&self) -> ProviderWindow {
@@ -672,7 +677,10 @@ impl World {
         let store = self.tabs[tab].consumer.take().expect("open").into_store();
         self.tabs[tab].consumer_page += 1;
         let owner = consumer_owner(&self.tabs[tab].tab_id);
-        let (journal, recoveries) = ConsumerJournal::open(store, owner, self.config.clone(), self.now);
+        let (mut journal, recoveries) = ConsumerJournal::open(store, owner, self.config.clone(), self.now);
+        if self.scenario.deferred {
+            journal.defer_writes();
+        }
         self.tabs[tab].consumer = Some(journal);
         assert_eq!(self.consumer(tab).take_warnings(), []);
         self.recover(tab, recoveries);
@@ -718,6 +726,9 @@ impl World {
         let (mut consumer, recoveries) =
             ConsumerJournal::open(consumer_store, consumer_owner(&tab_id), self.config.clone(), self.now);
         assert_eq!(recoveries, [], "a copied tab resumes nothing of the original");
+        if self.scenario.deferred {
+            consumer.defer_writes();
+        }
         assert_eq!(consumer.pending().count(), 0);
         assert_eq!(consumer.take_warnings(), []);
         let provider_store = match &self.tabs[tab].provider {
@@ -867,6 +878,16 @@ proptest! {
     #[test]
     fn durable_tool_page_with_reordering_duplicates_and_copies(ops in ops()) {
         let scenario = Scenario {
+            deferred: false,
+            kind: ProviderKind::Durable, reorder: true, duplicates: true, strays: true, ran_ids_kept: 10_000, quota: None,
+        };
+        simulate(scenario, &ops)?;
+    }
+
+    #[test]
+    fn deferred_writes_with_reordering_duplicates_and_copies(ops in ops()) {
+        let scenario = Scenario {
+            deferred: true,
             kind: ProviderKind::Durable, reorder: true, duplicates: true, strays: true, ran_ids_kept: 10_000, quota: None,
         };
         simulate(scenario, &ops)?;
@@ -875,6 +896,7 @@ proptest! {
     #[test]
     fn durable_tool_page_that_forgets_old_records(ops in ops()) {
         let scenario = Scenario {
+            deferred: false,
             kind: ProviderKind::Durable, reorder: false, duplicates: false, strays: false, ran_ids_kept: 2, quota: None,
         };
         simulate(scenario, &ops)?;
@@ -883,6 +905,7 @@ proptest! {
     #[test]
     fn durable_tool_page_whose_storage_fills_up(ops in ops()) {
         let scenario = Scenario {
+            deferred: false,
             kind: ProviderKind::Durable, reorder: false, duplicates: false, strays: false, ran_ids_kept: 4,
             quota: Some(600),
         };
@@ -892,6 +915,7 @@ proptest! {
     #[test]
     fn tool_page_without_durable_journal_still_runs_each_call_at_most_once(ops in ops()) {
         let scenario = Scenario {
+            deferred: false,
             kind: ProviderKind::Memory, reorder: true, duplicates: true, strays: true, ran_ids_kept: 10_000, quota: None,
         };
         simulate(scenario, &ops)?;
@@ -900,6 +924,7 @@ proptest! {
     #[test]
     fn plain_webmcp_peer_never_receives_a_call_twice(ops in ops()) {
         let scenario = Scenario {
+            deferred: false,
             kind: ProviderKind::Plain, reorder: true, duplicates: true, strays: false, ran_ids_kept: 10_000, quota: None,
         };
         simulate(scenario, &ops)?;
@@ -930,6 +955,7 @@ fn a_call_running_when_storage_is_full_a_day_later_never_runs_twice() {
         op(Action::ReloadConsumer { keep_in_flight: false }),
     ];
     let scenario = Scenario {
+        deferred: false,
         kind: ProviderKind::Durable,
         reorder: false,
         duplicates: false,

@@ -51,6 +51,10 @@ pub struct ConsumerJournal<S> {
     /// when the store is full.
     orphans: Vec<String>,
     warnings: Vec<JournalWarning>,
+    /// Writes wait for [`Self::write_pending`] (see [`Self::defer_writes`]).
+    defer: bool,
+    /// Entries changed since the last [`Self::write_pending`].
+    unsaved: BTreeSet<RequestId>,
 }
 
 impl<S: JournalStore> ConsumerJournal<S> {
@@ -75,6 +79,8 @@ impl<S: JournalStore> ConsumerJournal<S> {
             unsettled_order: BTreeSet::new(),
             orphans: Vec::new(),
             warnings: Vec::new(),
+            defer: false,
+            unsaved: BTreeSet::new(),
         };
         journal.load(now);
         let recoveries = journal.recover(now);
@@ -438,9 +444,27 @@ impl<S: JournalStore> ConsumerJournal<S> {
         &mut self.store
     }
 
-    /// Gives the store back (a page that goes away).
-    pub fn into_store(self) -> S {
+    /// Gives the store back (a page that goes away), with every pending write done.
+    pub fn into_store(mut self) -> S {
+        self.write_pending();
         self.store
+    }
+
+    /// From now on, a change is written by the next [`Self::write_pending`] instead of at once: each entry once,
+    /// in its latest state, however often it changed. The bridge calls `write_pending` before each batched flush of
+    /// its store and when the page goes away, so the store holds what immediate writes would have left there;
+    /// only the intermediate states of a call that settled in between are never encoded.
+    pub fn defer_writes(&mut self) {
+        self.defer = true;
+    }
+
+    /// Writes the entries changed since the last call (see [`Self::defer_writes`]).
+    pub fn write_pending(&mut self) {
+        for wire in std::mem::take(&mut self.unsaved) {
+            if self.writing && self.calls.contains_key(&wire) {
+                self.write(&wire);
+            }
+        }
     }
 
     fn insert(&mut self, call: Call) {
@@ -472,6 +496,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
         if self.by_call_id.get(&entry.call_id) == Some(wire_id) {
             self.by_call_id.remove(&entry.call_id);
         }
+        self.unsaved.remove(wire_id);
         if self.writing {
             self.store.remove(&entry.key());
         }
@@ -526,12 +551,21 @@ impl<S: JournalStore> ConsumerJournal<S> {
         }
     }
 
-    /// Writes the entry of `wire_id`. On a full store: drops the entries inherited from another tab and the
-    /// older half of the settled calls, and retries once; if that fails too, the journal stops writing (see the type's documentation).
+    /// Writes the entry of `wire_id`, now or at the next [`Self::write_pending`].
     fn save(&mut self, wire_id: &RequestId) {
         if !self.writing {
             return;
         }
+        if self.defer {
+            self.unsaved.insert(wire_id.clone());
+            return;
+        }
+        self.write(wire_id);
+    }
+
+    /// Writes the entry of `wire_id`. On a full store: drops the entries inherited from another tab and the
+    /// older half of the settled calls, and retries once; if that fails too, the journal stops writing (see the type's documentation).
+    fn write(&mut self, wire_id: &RequestId) {
         let Some(call) = self.calls.get(wire_id) else {
             return;
         };
@@ -565,6 +599,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
     /// Removes this journal's entries from the store (so that a later page does not resume calls from a stale
     /// state) and keeps the journal in memory only.
     fn stop_writing(&mut self, error: StoreError) {
+        self.unsaved.clear();
         for wire in self.calls.keys() {
             self.store.remove(&consumer_key(wire));
         }

@@ -71,6 +71,10 @@ pub struct ProviderJournal<S> {
     /// Calls received up to this time may have been forgotten.
     horizon: Option<u64>,
     warnings: Vec<JournalWarning>,
+    /// Writes wait for [`Self::write_pending`] (see [`Self::defer_writes`]).
+    defer: bool,
+    /// Records changed since the last [`Self::write_pending`], with the time of their last change.
+    unsaved: BTreeMap<Key, u64>,
 }
 
 impl<S: JournalStore> ProviderJournal<S> {
@@ -93,6 +97,8 @@ impl<S: JournalStore> ProviderJournal<S> {
             orphans: BTreeMap::new(),
             horizon: None,
             warnings: Vec::new(),
+            defer: false,
+            unsaved: BTreeMap::new(),
         };
         journal.load(now);
         journal.prune(now);
@@ -419,9 +425,27 @@ impl<S: JournalStore> ProviderJournal<S> {
         &mut self.store
     }
 
-    /// Gives the store back (a page that goes away).
-    pub fn into_store(self) -> S {
+    /// Gives the store back (a page that goes away), with every pending write done.
+    pub fn into_store(mut self) -> S {
+        self.write_pending();
         self.store
+    }
+
+    /// From now on, a change to a record is written by the next [`Self::write_pending`] instead of at once: each
+    /// record once, in its latest state. The bridge calls `write_pending` before each batched flush of its store
+    /// and when the page goes away, so the store holds what immediate writes would have left there. (Notes of the
+    /// horizon are still written at once.)
+    pub fn defer_writes(&mut self) {
+        self.defer = true;
+    }
+
+    /// Writes the records changed since the last call (see [`Self::defer_writes`]).
+    pub fn write_pending(&mut self) {
+        for (key, at) in std::mem::take(&mut self.unsaved) {
+            if self.mode == Mode::Writing && self.records.contains_key(&key) {
+                self.write(&key, at);
+            }
+        }
     }
 
     /// How many cancels of calls it never received this page keeps for `origin`.
@@ -501,6 +525,7 @@ impl<S: JournalStore> ProviderJournal<S> {
                 None => false,
             },
         };
+        self.unsaved.remove(key);
         if known && self.mode == Mode::Writing {
             self.store.remove(&record_key(&key.0, &key.1));
         }
@@ -517,12 +542,21 @@ impl<S: JournalStore> ProviderJournal<S> {
         self.save_meta(now);
     }
 
-    /// Writes the record of `key`. On a full store: drops every other kept result (their ids read as expired)
-    /// and the orphan records, and retries once; if that fails too, stops writing (see [`Self::stop_writing`]).
+    /// Writes the record of `key`, now or at the next [`Self::write_pending`].
     fn save(&mut self, key: &Key, now: u64) {
         if self.mode != Mode::Writing {
             return;
         }
+        if self.defer {
+            self.unsaved.insert(key.clone(), now);
+            return;
+        }
+        self.write(key, now);
+    }
+
+    /// Writes the record of `key`. On a full store: drops every other kept result (their ids read as expired)
+    /// and the orphan records, and retries once; if that fails too, stops writing (see [`Self::stop_writing`]).
+    fn write(&mut self, key: &Key, now: u64) {
         let Some(entry) = self.records.get(key) else {
             return;
         };
@@ -583,6 +617,7 @@ impl<S: JournalStore> ProviderJournal<S> {
     /// make room if needed), and keep the journal in memory only. Without a note, new calls are refused until a
     /// note can be written.
     fn stop_writing(&mut self, error: StoreError, now: u64) {
+        self.unsaved.clear();
         self.horizon = self.horizon.max(Some(now));
         self.mode = Mode::Unnoted;
         let mut noted = self.try_note(now);
