@@ -33,7 +33,7 @@ mkdir -p "$out"
 named="$out/named"
 rm -rf "$named"
 wasm-bindgen --target web --out-dir "$named" --out-name webmcp_bridge \
-  "$WASM_TARGET_DIR/$WASM_TARGET/release/webmcp_bridge.wasm"
+  "$WASM_TARGET_DIR/$WASM_TARGET/wasm-release/webmcp_bridge.wasm"
 if wasm-opt -Oz -g --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
   --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
   "$named/webmcp_bridge_bg.wasm" -o "$named/opt.wasm" 2>/dev/null; then
