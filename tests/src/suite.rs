@@ -137,10 +137,14 @@ impl Suite {
             let client =
                 new_session(&self.driver.url(), &self.chromium).await.map_err(|e| Failed::from(e.to_string()))?;
             let session = Session::new(client);
-            let ctx = Ctx { session: session.clone(), demo, prefix };
+            let ctx = Ctx { session: session.clone(), demo: demo.clone(), prefix: prefix.clone() };
             // Spawned, so that a panicking case still lets the session close below.
             let outcome = tokio::spawn((case.run)(ctx)).await;
             let closed = session.close().await;
+            // The server keeps a bounded number of counters and gates (a flood guard): a finished case frees its
+            // own (a failure has already quoted its counters).
+            demo.reset_counters_with_prefix(&prefix);
+            demo.gates().reset_prefix(&prefix);
             match outcome {
                 Ok(Ok(())) => closed.map_err(|error| Failed::from(error.to_string())),
                 Ok(Err(error)) => Err(Failed::from(error.to_string())),

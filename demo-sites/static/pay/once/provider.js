@@ -42,6 +42,8 @@ const provider = {
   warnings: bridgeWarnings,
   /** Runs held in the page (`hold: true`), by tag: `release(tag)` lets one go on. */
   holds: {},
+  /** Counts that did not reach the server, with why (the suite shows them when a count is missing). */
+  countErrors: [],
   release: (tag) => {
     provider.holds[tag]?.();
     return Boolean(provider.holds[tag]);
@@ -74,7 +76,7 @@ const charge = {
       // Held in the page, with no request in flight that a reload could cut short: the run is still going when
       // the page goes away.
       const held = new Promise((resolve) => (provider.holds[tag] = resolve));
-      countExecution(`charge.${tag}.held`).catch(() => {});
+      countExecution(`charge.${tag}.held`).catch((error) => provider.countErrors.push(`${tag}.held: ${error}`));
       await held;
     }
     if (gate) {

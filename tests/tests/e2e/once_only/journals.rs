@@ -81,7 +81,8 @@ impl Pages<'_> {
         let provider = self
             .in_provider(
                 "const p = window.__provider; return p && p.journal ? JSON.stringify({ loadId: p.loadId, \
-                 storage: p.storage, warnings: p.warnings, journal: p.journal() }) : 'no page';",
+                 storage: p.storage, warnings: p.warnings, holds: Object.keys(p.holds), \
+                 countErrors: p.countErrors, journal: p.journal() }) : 'no page';",
                 vec![],
             )
             .await;
