@@ -26,6 +26,26 @@ export class ToolResultEvent extends Event {
   get recovered() { return this.#detail.recovered; }
 }
 
+export class ToolStatusEvent extends Event {
+  #detail;
+  constructor(detail) {
+    super("toolstatus");
+    this.#detail = detail;
+  }
+  /** The id of the tab whose page made the call. */
+  get tab() { return this.#detail.tab; }
+  /** The caller's idempotency key, or the call id its bridge made. */
+  get callId() { return this.#detail.callId; }
+  /** The tool's name. */
+  get name() { return this.#detail.name; }
+  /** The origin of the window that runs the tool. */
+  get origin() { return this.#detail.origin; }
+  /** "running", "completed", "failed", "stopped" or "interrupted". */
+  get status() { return this.#detail.status; }
+  /** Milliseconds from the call's start to its end, once settled. */
+  get durationMs() { return this.#detail.durationMs; }
+}
+
 function handlerProperty(target, type) {
   let current = null;
   return {
@@ -45,6 +65,7 @@ export class ModelContext extends EventTarget {
   #ready;
   #ontoolchange = handlerProperty(this, "toolchange");
   #ontoolresult = handlerProperty(this, "toolresult");
+  #ontoolstatus = handlerProperty(this, "toolstatus");
 
   constructor(handle) {
     super();
@@ -61,6 +82,8 @@ export class ModelContext extends EventTarget {
   set ontoolchange(handler) { this.#ontoolchange.set(handler); }
   get ontoolresult() { return this.#ontoolresult.get(); }
   set ontoolresult(handler) { this.#ontoolresult.set(handler); }
+  get ontoolstatus() { return this.#ontoolstatus.get(); }
+  set ontoolstatus(handler) { this.#ontoolstatus.set(handler); }
 }
 
 export function makeModelContext(handle) {
@@ -77,6 +100,25 @@ export function fireToolChange(target) {
 
 export function fireToolResult(target, detail) {
   target.dispatchEvent(new ToolResultEvent(detail));
+}
+
+export function fireToolStatus(target, detail) {
+  target.dispatchEvent(new ToolStatusEvent(detail));
+}
+
+// The channel on which the pages of this origin announce how their calls go (statuses only). Rust posts with
+// announceCall and hears the others' announcements through the one callback it gave to watchCalls.
+let callsChannel = null;
+export function watchCalls(channelName, callback) {
+  try {
+    callsChannel = new BroadcastChannel(channelName);
+    callsChannel.onmessage = (event) => callback(event.data);
+  } catch {}
+}
+export function announceCall(message) {
+  try {
+    callsChannel?.postMessage(message);
+  } catch {}
 }
 
 export function makeError(message, name, code, status, retryAfter) {

@@ -19,7 +19,7 @@ use crate::core::{From, State, with_core};
 use crate::oneshot;
 use crate::peers::{PeerId, PortLink, SELF_PEER, UNKNOWN_LOCATOR, locate};
 use crate::user::{Outcome, UserCall};
-use crate::{CallOptions, js, random};
+use crate::{CallOptions, ObservedCall, ObservedStatus, js, random};
 
 /// Someone waiting for a call's outcome: a JavaScript promise or a Rust future.
 pub(crate) enum Waiter {
@@ -325,6 +325,15 @@ impl State {
                 self.calls.insert(wire_id.clone(), pending);
                 self.watch(&wire_id, options.timeout_ms);
                 let Some(entry) = self.journals.as_ref().and_then(|j| j.consumer.get(&wire_id)) else { return };
+                let running = ObservedCall {
+                    tab: self.journals.as_ref().map(|j| j.consumer.owner().tab().to_owned()).unwrap_or_default(),
+                    call_id: entry.call_id().to_owned(),
+                    name: entry.tool().to_string(),
+                    origin: entry.provider().origin.clone(),
+                    status: ObservedStatus::Running,
+                    duration_ms: None,
+                };
+                self.user_calls.push(UserCall::AnnounceCall(running));
                 let request = ExecuteRequest {
                     wire_id: wire_id.clone(),
                     tool: entry.tool().clone(),
@@ -554,14 +563,25 @@ impl State {
                 }
             }
         }
-        self.user_calls.push(UserCall::FireToolResult(crate::ToolResult {
+        let result = crate::ToolResult {
             call_id,
             name: tool.to_string(),
             origin: provider.origin.clone(),
             outcome,
             duration_ms,
             recovered,
-        }));
+        };
+        if let Some(journals) = self.journals.as_ref() {
+            self.user_calls.push(UserCall::AnnounceCall(ObservedCall {
+                tab: journals.consumer.owner().tab().to_owned(),
+                call_id: result.call_id.clone(),
+                name: result.name.clone(),
+                origin: result.origin.clone(),
+                status: ObservedStatus::Settled(result.status()),
+                duration_ms: Some(duration_ms),
+            }));
+        }
+        self.user_calls.push(UserCall::FireToolResult(result));
         if let Some(peer) = peer {
             match followup {
                 Followup::Ack => {

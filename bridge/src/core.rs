@@ -24,7 +24,7 @@ use crate::provider::{RunKey, Running};
 use crate::registry::Registry;
 use crate::store::Store;
 use crate::user::UserCall;
-use crate::{console, js};
+use crate::{ObservedCall, console, js};
 
 /// How long acknowledgements may wait for other messages to the same peer (ms).
 const ACK_DELAY_MS: u32 = 250;
@@ -263,8 +263,12 @@ pub(crate) struct Core {
     pub context: RefCell<JsValue>,
     end_of_task: Closure<dyn FnMut()>,
     _tool_settler: Closure<dyn FnMut(u32, bool, JsValue)>,
+    _call_watcher: Closure<dyn FnMut(JsValue)>,
     _listeners: RefCell<Vec<EventListener>>,
 }
+
+/// The BroadcastChannel on which the pages of this origin announce how their calls go (observe.rs).
+const CALLS_CHANNEL: &str = "webmcp-bridge:calls";
 
 thread_local! {
     pub(crate) static CORE: RefCell<Option<Rc<Core>>> = const { RefCell::new(None) };
@@ -330,11 +334,20 @@ impl Core {
             with_core(|state| state.tool_settled(token, if ok { Ok(value) } else { Err(value) }));
         });
         js::set_tool_settler(tool_settler.as_ref().unchecked_ref());
+        let call_watcher = Closure::<dyn FnMut(JsValue)>::new(|data: JsValue| {
+            if let Some(call) = ObservedCall::from_announcement(&data)
+                && let Some(core) = Core::installed()
+            {
+                core.run(|state| state.user_calls.push(UserCall::FireToolStatus(call)));
+            }
+        });
+        js::watch_calls(CALLS_CHANNEL, call_watcher.as_ref().unchecked_ref());
         let core = Rc::new(Core {
             state: RefCell::new(state),
             context: RefCell::new(JsValue::UNDEFINED),
             end_of_task,
             _tool_settler: tool_settler,
+            _call_watcher: call_watcher,
             _listeners: RefCell::new(Vec::new()),
         });
         CORE.with(|slot| *slot.borrow_mut() = Some(core.clone()));

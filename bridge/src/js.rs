@@ -18,6 +18,17 @@ extern "C" {
     #[wasm_bindgen(js_name = fireToolResult)]
     pub fn fire_tool_result(target: &JsValue, detail: &JsValue);
 
+    #[wasm_bindgen(js_name = fireToolStatus)]
+    pub fn fire_tool_status(target: &JsValue, detail: &JsValue);
+
+    /// Opens the BroadcastChannel `channel` and calls `callback` with the data of every message on it.
+    #[wasm_bindgen(js_name = watchCalls)]
+    pub fn watch_calls(channel: &str, callback: &js_sys::Function);
+
+    /// Posts `message` on the channel of `watch_calls` (nothing when it could not be opened).
+    #[wasm_bindgen(js_name = announceCall)]
+    pub fn announce_call(message: &JsValue);
+
     /// An `Error` with the given fields (`name` only when not plain "Error"; absent fields stay absent).
     #[wasm_bindgen(js_name = makeError)]
     pub fn make_error(message: &str, name: &str, code: &str, status: JsValue, retry_after: JsValue) -> JsValue;

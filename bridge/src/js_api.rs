@@ -387,6 +387,20 @@ export declare class ToolResultEvent extends Event {
   readonly recovered: boolean;
 }
 
+/** A call made by another page of this origin (another tab, or another frame): statuses only, never its
+ * arguments or result. Observing never runs or resumes the call; only the page that made it does. */
+export declare class ToolStatusEvent extends Event {
+  /** The id of the tab whose page made the call. */
+  readonly tab: string;
+  readonly callId: string;
+  readonly name: string;
+  /** The origin of the window that runs the tool. */
+  readonly origin: string;
+  readonly status: "running" | "completed" | "failed" | "stopped" | "interrupted";
+  /** Milliseconds from the call's start to its end, once settled. */
+  readonly durationMs?: number;
+}
+
 export declare class ModelContext extends EventTarget {
   /** Resolves when the bridge is ready: it knows its tab and frame and resumed its journal (an extension). */
   readonly ready: Promise<void>;
@@ -396,5 +410,6 @@ export declare class ModelContext extends EventTarget {
   executeTool(tool: Tool, args: object | string, options?: ExecuteToolOptions): Promise<unknown>;
   ontoolchange: ((event: Event) => void) | null;
   ontoolresult: ((event: ToolResultEvent) => void) | null;
+  ontoolstatus: ((event: ToolStatusEvent) => void) | null;
 }
 "#;

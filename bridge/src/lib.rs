@@ -64,6 +64,7 @@ mod forms;
 mod js;
 mod js_api;
 mod listeners;
+mod observe;
 mod oneshot;
 mod options;
 mod peers;
@@ -78,6 +79,7 @@ mod user;
 pub use error::{BridgeError, CallError};
 pub use js_api::{BridgeHandle, install};
 pub use listeners::ListenerGuard;
+pub use observe::{ObservedCall, ObservedStatus};
 pub use options::BridgeOptions;
 pub use registry::ToolFuture;
 pub use rust_api::{

@@ -1,17 +1,19 @@
-//! Rust listeners for `toolresult` and `toolchange`, removed when their guard drops.
+//! Rust listeners for `toolresult`, `toolstatus` and `toolchange`, removed when their guard drops.
 
 use std::rc::Rc;
 
-use crate::ToolResult;
 use crate::core::with_core;
+use crate::{ObservedCall, ToolResult};
 
 type ResultListener = Rc<dyn Fn(&ToolResult)>;
+type StatusListener = Rc<dyn Fn(&ObservedCall)>;
 type ChangeListener = Rc<dyn Fn()>;
 
 #[derive(Default)]
 pub(crate) struct Listeners {
     next: u64,
     tool_result: Vec<(u64, ResultListener)>,
+    tool_status: Vec<(u64, StatusListener)>,
     tool_change: Vec<(u64, ChangeListener)>,
 }
 
@@ -19,6 +21,12 @@ impl Listeners {
     pub fn add_tool_result(&mut self, listener: ResultListener) -> u64 {
         self.next += 1;
         self.tool_result.push((self.next, listener));
+        self.next
+    }
+
+    pub fn add_tool_status(&mut self, listener: StatusListener) -> u64 {
+        self.next += 1;
+        self.tool_status.push((self.next, listener));
         self.next
     }
 
@@ -30,6 +38,7 @@ impl Listeners {
 
     pub fn remove(&mut self, id: u64) {
         self.tool_result.retain(|(i, _)| *i != id);
+        self.tool_status.retain(|(i, _)| *i != id);
         self.tool_change.retain(|(i, _)| *i != id);
     }
 
@@ -37,12 +46,16 @@ impl Listeners {
         self.tool_result.iter().map(|(_, l)| l.clone()).collect()
     }
 
+    pub fn tool_status(&self) -> Vec<StatusListener> {
+        self.tool_status.iter().map(|(_, l)| l.clone()).collect()
+    }
+
     pub fn tool_change(&self) -> Vec<ChangeListener> {
         self.tool_change.iter().map(|(_, l)| l.clone()).collect()
     }
 }
 
-/// Keeps a `Bridge::on_tool_result` or `Bridge::on_tool_change` listener registered until dropped.
+/// Keeps a `Bridge::on_tool_result`, `on_tool_status` or `on_tool_change` listener registered until dropped.
 #[must_use = "the listener is removed when this guard is dropped"]
 pub struct ListenerGuard {
     id: Option<u64>,

@@ -17,7 +17,7 @@ use crate::oneshot;
 use crate::peers::PeerId;
 use crate::registry::{Handler, LocalTool, ToolFuture};
 use crate::user::{Outcome, page_value};
-use crate::{BridgeError, BridgeOptions, CallError, js};
+use crate::{BridgeError, BridgeOptions, CallError, ObservedCall, js};
 
 /// The page's bridge. Cloning it is cheap; every clone is the same bridge.
 ///
@@ -84,6 +84,13 @@ impl Bridge {
     /// Calls `listener` for every call of this page that settles (the `toolresult` event).
     pub fn on_tool_result(&self, listener: impl Fn(&ToolResult) + 'static) -> ListenerGuard {
         ListenerGuard::new(self.core.run(|state| state.listeners.add_tool_result(Rc::new(listener))))
+    }
+
+    /// Calls `listener` whenever another page of this origin (another tab, or another frame) says how one of its
+    /// calls stands (the `toolstatus` event): running, then how it settled. Only statuses: never arguments or
+    /// results; and observing never runs or resumes another page's call.
+    pub fn on_tool_status(&self, listener: impl Fn(&ObservedCall) + 'static) -> ListenerGuard {
+        ListenerGuard::new(self.core.run(|state| state.listeners.add_tool_status(Rc::new(listener))))
     }
 
     /// Calls `listener` whenever the tools of this page or of a listed window change (the `toolchange` event).

@@ -8,7 +8,7 @@ use webmcp_policy::{JsonText, ToolError};
 
 use crate::core::with_core;
 use crate::registry::ToolFuture;
-use crate::{RemoteTool, ToolResult, js};
+use crate::{ObservedCall, RemoteTool, ToolResult, js};
 
 /// How a call ended, as its waiters learn it.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,6 +88,10 @@ pub(crate) enum UserCall {
     },
     FireToolResult(ToolResult),
     FireToolChange,
+    /// Tells the other pages of this origin how a call of this page stands.
+    AnnounceCall(ObservedCall),
+    /// Another page of this origin said how one of its calls stands.
+    FireToolStatus(ObservedCall),
 }
 
 impl UserCall {
@@ -135,6 +139,16 @@ impl UserCall {
                 let listeners = with_core(|state| state.listeners.tool_result()).unwrap_or_default();
                 for listener in listeners {
                     listener(&result);
+                }
+            }
+            UserCall::AnnounceCall(call) => js::announce_call(&call.to_announcement()),
+            UserCall::FireToolStatus(call) => {
+                if !context.is_undefined() {
+                    js::fire_tool_status(context, &call.to_js_detail());
+                }
+                let listeners = with_core(|state| state.listeners.tool_status()).unwrap_or_default();
+                for listener in listeners {
+                    listener(&call);
                 }
             }
             UserCall::FireToolChange => {

@@ -37,6 +37,10 @@ pub fn cases() -> Vec<Case> {
         case!("once::stop_before_start", stops::stop_before_start),
         case!("once::stop_during_the_run", stops::stop_during_the_run),
         case!("once::duplicate_tab_does_not_adopt_calls", tabs::duplicate_tab_does_not_adopt_calls),
+        case!(
+            "once::another_tab_observes_calls_and_never_runs_them",
+            tabs::another_tab_observes_calls_and_never_runs_them
+        ),
         case!("once::bridge_loaded_twice_runs_each_call_once", tabs::bridge_loaded_twice_runs_each_call_once),
         case!("once::session_storage_blocked_for_the_caller", storage::session_storage_blocked_for_the_caller),
         case!("once::session_storage_full_at_the_provider", storage::session_storage_full_at_the_provider),

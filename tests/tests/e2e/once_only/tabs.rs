@@ -1,5 +1,5 @@
-//! Other copies of a page (docs/once-only.md §5 and §6): a duplicated tab, and the bridge loaded twice in one
-//! page.
+//! Other copies of a page (docs/once-only.md §5 and §6): a duplicated tab, another tab of the same origin, and
+//! the bridge loaded twice in one page.
 
 use serde_json::{Value, json};
 use webmcp_e2e::session::DEFAULT_WAIT;
@@ -65,6 +65,67 @@ pub async fn duplicate_tab_does_not_adopt_calls(t: Ctx) -> E2eResult<()> {
         pages.expect_nothing_pending().await?;
     }
     pages.finish("duplicate_tab_does_not_adopt_calls").await
+}
+
+/// A second tab of the caller's origin (opened by the browser, so with its own sessionStorage and tab id) watches
+/// the first tab's calls through `toolstatus` events: it sees each call running, then completed, with the first
+/// tab's id; it never runs, resumes or reports one, and each call runs once.
+pub async fn another_tab_observes_calls_and_never_runs_them(t: Ctx) -> E2eResult<()> {
+    let mut pages = Pages::open(&t, &t.session, Layout::CallerOnTop, "").await?;
+    let client = t.session.client();
+    let first = client.window().await.doing("reading the window handle")?;
+    let url = client.current_url().await.doing("reading the caller's address")?;
+    let tab = pages.in_caller("return window.__once.tab();", vec![]).await?;
+
+    let second = client.new_window(true).await.doing("opening a second tab")?.handle;
+    client.switch_to_window(second.clone()).await.doing("switching to the second tab")?;
+    pages.lost_focus();
+    t.session.open(url.as_str()).await?;
+    check_eq(t.session.wait_page_settled().await?, "ready".to_owned(), "the second tab's state")?;
+    pages.wait_provider_ready(None).await?;
+    pages.wait_caller_ready(None).await?;
+    let watch = "window.__statuses = []; document.modelContext.addEventListener('toolstatus', \
+        (e) => window.__statuses.push(`${e.tab}|${e.callId}|${e.name}|${e.status}`)); return window.__once.tab();";
+    let second_tab = pages.in_caller(watch, vec![]).await?;
+    check(second_tab != tab, || format!("both tabs have the id {tab}"))?;
+
+    let switch = async |handle: &fantoccini::wd::WindowHandle, pages: &Pages<'_>| -> E2eResult<()> {
+        client.switch_to_window(handle.clone()).await.doing("switching tabs")?;
+        pages.lost_focus();
+        pages.enter_caller().await
+    };
+    for rep in 0..REPETITIONS {
+        let id = format!("s9r{rep:02}");
+        let gate = format!("g-{id}");
+        switch(&first, &pages).await?;
+        pages.call(&id, json!({ "gate": gate })).await?;
+        pages.wait_at_gate(&gate).await?;
+
+        switch(&second, &pages).await?;
+        let seen = |status: &str| {
+            let entry = format!("{}|{id}|charge|{status}", tab.as_str().unwrap_or_default());
+            format!("window.__statuses.includes({})", Value::String(entry))
+        };
+        pages.session.wait_for(&seen("running"), DEFAULT_WAIT).await?;
+
+        switch(&first, &pages).await?;
+        pages.open_gate(&gate)?;
+        pages.expect(&id, &["pr.completed", "ev.completed"], &[("", 1), ("returned", 1)]).await?;
+
+        switch(&second, &pages).await?;
+        pages.session.wait_for(&seen("completed"), DEFAULT_WAIT).await?;
+        let own = pages.in_caller(COPY_FACTS, vec![]).await?;
+        for field in ["events", "pending", "unsettled"] {
+            check_eq(&own[field], &json!([]), &format!("the second tab's {field} after {id}"))?;
+        }
+    }
+    let statuses = pages.in_caller("return window.__statuses.length;", vec![]).await?;
+    check_eq(statuses, json!(2 * REPETITIONS), "toolstatus events in the second tab (running and completed)")?;
+    client.close_window().await.doing("closing the second tab")?;
+    client.switch_to_window(first).await.doing("switching back to the first tab")?;
+    pages.lost_focus();
+    pages.expect_nothing_pending().await?;
+    pages.finish("another_tab_observes_calls_and_never_runs_them").await
 }
 
 async fn wait_for_new_window(

@@ -1,0 +1,246 @@
+//! The Rust API in a real browser page: tools registered with a guard, listed and called as futures, typed errors
+//! that keep `status` and `retryAfter`, a dropped call that stops its tool, idempotency keys, `toolresult`, and the
+//! statuses that pages of one origin announce to each other (`toolstatus`, docs/once-only.md §5).
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use serde_json::{Value, json};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+use webmcp_bridge::{
+    Bridge, BridgeOptions, CallError, CallOptions, CallStatus, ObservedCall, ObservedStatus, ToolDefinition,
+};
+use webmcp_policy::{ErrorKind, OriginList, RetryAfter, ToolError};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(inline_js = r#"
+export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+export function ownOrigin() { return location.origin; }
+// Another page of this origin, as far as the bridge can tell: its own end of the calls channel.
+export function otherPage() {
+  const channel = new BroadcastChannel("webmcp-bridge:calls");
+  const heard = [];
+  channel.onmessage = (event) => heard.push(event.data);
+  return { heard, post: (message) => channel.postMessage(message) };
+}
+export function heard(page) { return JSON.stringify(page.heard); }
+export function post(page, text) { page.post(JSON.parse(text)); }
+export function recordToolStatus(context) {
+  const seen = [];
+  context.addEventListener("toolstatus", (event) => seen.push(`${event.tab}/${event.callId}/${event.status}`));
+  return seen;
+}
+export function seen(list) { return list.join(","); }
+"#)]
+extern "C" {
+    fn sleep(ms: u32) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = ownOrigin)]
+    fn own_origin() -> String;
+    #[wasm_bindgen(js_name = otherPage)]
+    fn other_page() -> JsValue;
+    fn heard(page: &JsValue) -> String;
+    fn post(page: &JsValue, text: &str);
+    #[wasm_bindgen(js_name = recordToolStatus)]
+    fn record_tool_status(context: &JsValue) -> JsValue;
+    fn seen(list: &JsValue) -> String;
+}
+
+async fn pause(ms: u32) {
+    JsFuture::from(sleep(ms)).await.unwrap();
+}
+
+fn bridge() -> Bridge {
+    Bridge::install(BridgeOptions::default()).unwrap()
+}
+
+fn no_other_origin() -> OriginList {
+    OriginList::parse("").unwrap()
+}
+
+async fn own_tool(bridge: &Bridge, name: &str) -> webmcp_bridge::RemoteTool {
+    let tools = bridge.get_tools(no_other_origin()).await;
+    tools.into_iter().find(|t| t.name() == name).unwrap_or_else(|| panic!("{name} is not listed"))
+}
+
+/// Waits up to two seconds for `done`.
+async fn until(mut done: impl FnMut() -> bool) {
+    for _ in 0..100 {
+        if done() {
+            return;
+        }
+        pause(20).await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_registered_tool_is_listed_called_and_unregistered_when_its_guard_drops() {
+    let bridge = bridge();
+    let echo = ToolDefinition::new("rust_echo", "Echoes its arguments.", |args: Value, _signal| async move {
+        Ok::<Value, ToolError>(json!({ "echo": args }))
+    })
+    .input_schema(json!({ "type": "object", "properties": { "text": { "type": "string" } }, "required": ["text"] }));
+    let registration = bridge.register_tool(echo).unwrap();
+    let tool = own_tool(&bridge, "rust_echo").await;
+    assert_eq!(tool.origin(), own_origin());
+    assert_eq!(tool.input_schema().unwrap()["required"], json!(["text"]));
+    let result = bridge.execute_tool(&tool, json!({ "text": "hi" }), CallOptions::default()).await.unwrap();
+    assert_eq!(result, json!({ "echo": { "text": "hi" } }));
+
+    let refused = bridge.execute_tool(&tool, json!({ "text": 5 }), CallOptions::default()).await.unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::InvalidArgs, "{refused}");
+    assert!(refused.to_string().contains("text"), "{refused}");
+
+    drop(registration);
+    let tools = bridge.get_tools(no_other_origin()).await;
+    assert!(!tools.iter().any(|t| t.name() == "rust_echo"));
+}
+
+#[wasm_bindgen_test]
+async fn a_tool_error_keeps_its_status_and_retry_after() {
+    let bridge = bridge();
+    let limited = ToolDefinition::new("rust_limited", "Always rate limited.", |_args: Value, _signal| async move {
+        let mut error = ToolError::new(ErrorKind::ToolError, "too many searches");
+        error.status = Some(429);
+        error.retry_after = Some(RetryAfter::Seconds(30.0));
+        Err::<Value, ToolError>(error)
+    });
+    let _registration = bridge.register_tool(limited).unwrap();
+    let tool = own_tool(&bridge, "rust_limited").await;
+    let error = bridge.execute_tool(&tool, json!({}), CallOptions::default()).await.unwrap_err();
+    let CallError::Tool(error) = error else { panic!("not a tool error: {error:?}") };
+    assert_eq!(error.kind, ErrorKind::ToolError);
+    assert_eq!(error.message, "too many searches");
+    assert_eq!(error.status, Some(429));
+    assert_eq!(error.retry_after, Some(RetryAfter::Seconds(30.0)));
+}
+
+#[wasm_bindgen_test]
+async fn dropping_a_call_stops_it_and_aborts_the_tools_signal() {
+    let bridge = bridge();
+    let started = Rc::new(Cell::new(false));
+    let aborted = Rc::new(Cell::new(false));
+    let (s, a) = (started.clone(), aborted.clone());
+    let slow =
+        ToolDefinition::new("rust_slow", "Runs until stopped.", move |_args: Value, signal: web_sys::AbortSignal| {
+            let (started, aborted) = (s.clone(), a.clone());
+            async move {
+                started.set(true);
+                while !signal.aborted() {
+                    pause(10).await;
+                }
+                aborted.set(true);
+                Err::<Value, ToolError>(ToolError::new(ErrorKind::Cancelled, "stopped"))
+            }
+        });
+    let _registration = bridge.register_tool(slow).unwrap();
+    let tool = own_tool(&bridge, "rust_slow").await;
+    let call = bridge.execute_tool(&tool, json!({}), CallOptions::default().call_id("rust-dropped-1"));
+    until(|| started.get()).await;
+    assert!(started.get(), "the tool never started");
+    drop(call);
+    until(|| aborted.get()).await;
+    assert!(aborted.get(), "the tool's signal did not abort when its call was dropped");
+
+    // The stopped call is never run again under its key.
+    let again = bridge.execute_tool(&tool, json!({}), CallOptions::default().call_id("rust-dropped-1")).await;
+    assert_eq!(again.unwrap_err().kind(), ErrorKind::Cancelled);
+}
+
+#[wasm_bindgen_test]
+async fn a_call_id_runs_its_tool_once_and_every_settled_call_is_reported() {
+    let bridge = bridge();
+    let runs = Rc::new(Cell::new(0));
+    let counter = runs.clone();
+    let counted = ToolDefinition::new("rust_counted", "Counts its runs.", move |_args: Value, _signal| {
+        let runs = counter.clone();
+        async move {
+            runs.set(runs.get() + 1);
+            Ok::<Value, ToolError>(json!({ "run": runs.get() }))
+        }
+    });
+    let _registration = bridge.register_tool(counted).unwrap();
+    let reported: Rc<RefCell<Vec<(String, CallStatus)>>> = Rc::default();
+    let sink = reported.clone();
+    let _listener = bridge.on_tool_result(move |result| {
+        sink.borrow_mut().push((result.call_id.clone(), result.status()));
+    });
+    let tool = own_tool(&bridge, "rust_counted").await;
+    let first = bridge.execute_tool(&tool, json!({}), CallOptions::default().call_id("rust-once-1")).await.unwrap();
+    let second = bridge.execute_tool(&tool, json!({}), CallOptions::default().call_id("rust-once-1")).await.unwrap();
+    assert_eq!(first, json!({ "run": 1 }));
+    assert_eq!(second, first, "the second call with the same key must return the recorded result");
+    assert_eq!(runs.get(), 1);
+    until(|| !reported.borrow().is_empty()).await;
+    assert_eq!(reported.borrow().first(), Some(&("rust-once-1".to_owned(), CallStatus::Completed)));
+}
+
+#[wasm_bindgen_test]
+async fn pages_of_one_origin_observe_each_others_call_statuses_and_nothing_else() {
+    let bridge = bridge();
+    let other = other_page();
+    let quick = ToolDefinition::new("rust_observed", "Returns a secret.", |_args: Value, _signal| async move {
+        Ok::<Value, ToolError>(json!({ "secret": "s3cr3t" }))
+    });
+    let _registration = bridge.register_tool(quick).unwrap();
+    let tool = own_tool(&bridge, "rust_observed").await;
+    bridge
+        .execute_tool(&tool, json!({ "card": "4111" }), CallOptions::default().call_id("rust-observed-1"))
+        .await
+        .unwrap();
+    until(|| heard(&other).matches("rust-observed-1").count() >= 2).await;
+    let announcements: Vec<Value> = serde_json::from_str(&heard(&other)).unwrap();
+    let ours: Vec<&Value> = announcements.iter().filter(|a| a["callId"] == "rust-observed-1").collect();
+    assert_eq!(ours.len(), 2, "{announcements:?}");
+    assert_eq!(ours[0]["status"], "running");
+    assert_eq!(ours[1]["status"], "completed");
+    for announcement in &ours {
+        assert_eq!(announcement["kind"], "webmcp-call-status");
+        assert_eq!(announcement["name"], "rust_observed");
+        assert_eq!(announcement["origin"], own_origin().as_str());
+        assert!(announcement["tab"].as_str().is_some_and(|tab| !tab.is_empty()));
+    }
+    let text = heard(&other);
+    assert!(!text.contains("s3cr3t") && !text.contains("4111"), "arguments or results were announced: {text}");
+
+    // What another page announces reaches the Rust listener and the `toolstatus` event; malformed
+    // announcements reach neither, and nothing runs.
+    let observed: Rc<RefCell<Vec<ObservedCall>>> = Rc::default();
+    let sink = observed.clone();
+    let _listener = bridge.on_tool_status(move |call| sink.borrow_mut().push(call.clone()));
+    let events = record_tool_status(&bridge.model_context());
+    let base = r#""kind":"webmcp-call-status","tab":"t-other","name":"pay_invoice","origin":"https://pay.example""#;
+    for malformed in [
+        format!(r#"{{{base},"callId":"bad-1","status":"exploded"}}"#),
+        format!(r#"{{{base},"callId":"","status":"completed"}}"#),
+        format!(r#"{{{base},"callId":"bad-3","status":"completed","durationMs":-4}}"#),
+        r#"{"kind":"something-else","callId":"bad-4","status":"completed"}"#.to_owned(),
+        r#""just a string""#.to_owned(),
+    ] {
+        post(&other, &malformed);
+    }
+    post(&other, &format!(r#"{{{base},"callId":"elsewhere-1","status":"running"}}"#));
+    post(&other, &format!(r#"{{{base},"callId":"elsewhere-1","status":"completed","durationMs":12}}"#));
+    until(|| observed.borrow().len() >= 2).await;
+    pause(50).await;
+    let observed = observed.borrow();
+    assert_eq!(observed.len(), 2, "{observed:?}");
+    assert_eq!(observed[0].status, ObservedStatus::Running);
+    assert_eq!(observed[0].duration_ms, None);
+    assert_eq!(
+        observed[1],
+        ObservedCall {
+            tab: "t-other".into(),
+            call_id: "elsewhere-1".into(),
+            name: "pay_invoice".into(),
+            origin: "https://pay.example".into(),
+            status: ObservedStatus::Settled(CallStatus::Completed),
+            duration_ms: Some(12),
+        }
+    );
+    assert_eq!(seen(&events), "t-other/elsewhere-1/running,t-other/elsewhere-1/completed");
+}
