@@ -324,16 +324,16 @@ impl State {
                     PendingCall { peer: target.peer, waiters: vec![waiter], guards: Vec::new(), timeout: None };
                 self.calls.insert(wire_id.clone(), pending);
                 self.watch(&wire_id, options.timeout_ms);
-                let Some(entry) = self.journals.as_ref().and_then(|j| j.consumer.get(&wire_id)) else { return };
+                let Some(journals) = self.journals.as_ref() else { return };
+                let Some(entry) = journals.consumer.get(&wire_id) else { return };
                 let running = ObservedCall {
-                    tab: self.journals.as_ref().map(|j| j.consumer.owner().tab().to_owned()).unwrap_or_default(),
+                    tab: journals.consumer.owner().tab().to_owned(),
                     call_id: entry.call_id().to_owned(),
                     name: entry.tool().to_string(),
                     origin: entry.provider().origin.clone(),
                     status: ObservedStatus::Running,
                     duration_ms: None,
                 };
-                self.user_calls.push(UserCall::AnnounceCall(running));
                 let request = ExecuteRequest {
                     wire_id: wire_id.clone(),
                     tool: entry.tool().clone(),
@@ -341,6 +341,7 @@ impl State {
                     args: entry.args().to_owned(),
                     resend: false,
                 };
+                self.announce(running);
                 self.send_execute(target.peer, request);
             }
         }
@@ -572,14 +573,14 @@ impl State {
             recovered,
         };
         if let Some(journals) = self.journals.as_ref() {
-            self.user_calls.push(UserCall::AnnounceCall(ObservedCall {
+            self.announce(ObservedCall {
                 tab: journals.consumer.owner().tab().to_owned(),
                 call_id: result.call_id.clone(),
                 name: result.name.clone(),
                 origin: result.origin.clone(),
                 status: ObservedStatus::Settled(result.status()),
                 duration_ms: Some(duration_ms),
-            }));
+            });
         }
         self.user_calls.push(UserCall::FireToolResult(result));
         if let Some(peer) = peer {

@@ -78,6 +78,8 @@ pub(crate) struct State {
     /// Messages from this page to itself, delivered at the end of the task.
     pub loopback: Vec<Message>,
     pub user_calls: Vec<UserCall>,
+    /// Statuses of this page's calls for the other pages of the origin, posted at the end of the task.
+    pub announcements: Vec<ObservedCall>,
     pub end_of_task_scheduled: bool,
     /// Send every waiting acknowledgement at the end of this task.
     pub acks_due: bool,
@@ -174,6 +176,12 @@ impl State {
         }
     }
 
+    /// Tells the other pages of this origin, at the end of the task, how a call of this page stands.
+    pub fn announce(&mut self, call: ObservedCall) {
+        self.announcements.push(call);
+        self.schedule_end_of_task();
+    }
+
     /// Asks for the journals to reach storage soon (batched: one write for everything that changed meanwhile).
     pub fn schedule_journal_flush(&mut self) {
         if self.journal_flush.is_none() {
@@ -208,6 +216,9 @@ impl State {
     /// [`ACK_BATCH`] gather): a provider keeps a result a little longer, and a call costs one message each way.
     fn end_of_task(&mut self) -> Vec<(From, Message)> {
         self.end_of_task_scheduled = false;
+        if !self.announcements.is_empty() {
+            js::announce_call(&crate::observe::announcement(&std::mem::take(&mut self.announcements)));
+        }
         let acks: Vec<(PeerId, Vec<RequestId>)> = self.acks.drain().collect();
         for (peer, ids) in acks {
             let has_company =
@@ -311,6 +322,7 @@ impl Core {
             acks: HashMap::new(),
             loopback: Vec::new(),
             user_calls: Vec::new(),
+            announcements: Vec::new(),
             end_of_task_scheduled: false,
             acks_due: false,
             ack_timer: None,
@@ -335,10 +347,11 @@ impl Core {
         });
         js::set_tool_settler(tool_settler.as_ref().unchecked_ref());
         let call_watcher = Closure::<dyn FnMut(JsValue)>::new(|data: JsValue| {
-            if let Some(call) = ObservedCall::from_announcement(&data)
+            let calls = crate::observe::read_announcement(&data);
+            if !calls.is_empty()
                 && let Some(core) = Core::installed()
             {
-                core.run(|state| state.user_calls.push(UserCall::FireToolStatus(call)));
+                core.run(|state| state.user_calls.extend(calls.into_iter().map(UserCall::FireToolStatus)));
             }
         });
         js::watch_calls(CALLS_CHANNEL, call_watcher.as_ref().unchecked_ref());

@@ -3,7 +3,7 @@
 //! id, tool, provider origin and status, never its arguments, result or error. Observing never runs or resumes
 //! anything: only the page that made a call does.
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::CallStatus;
 
@@ -11,6 +11,31 @@ use crate::CallStatus;
 const KIND: &str = "webmcp-call-status";
 /// The longest string an announcement may carry (ids, tool names and origins are far shorter).
 const MAX_TEXT: usize = 2048;
+/// The most calls read from one announcement (a page announces at most its pending calls, 4096 by default, twice).
+const MAX_CALLS: usize = 8192;
+
+/// The message that announces `calls` (gathered during one task: a burst of calls costs one message).
+pub(crate) fn announcement(calls: &[ObservedCall]) -> JsValue {
+    let message: JsValue = js_sys::Object::new().into();
+    set(&message, "kind", &JsValue::from_str(KIND));
+    let list = js_sys::Array::new();
+    for call in calls {
+        list.push(&call.to_js_detail());
+    }
+    set(&message, "calls", &list);
+    message
+}
+
+/// The calls of an announcement another page posted, without the malformed ones; nothing for anything else on
+/// the channel (it is same-origin, so this guards against other scripts' messages and other versions, not against
+/// attackers).
+pub(crate) fn read_announcement(data: &JsValue) -> Vec<ObservedCall> {
+    if !data.is_object() || text(data, "kind").as_deref() != Some(KIND) {
+        return Vec::new();
+    }
+    let Ok(calls) = get(data, "calls").dyn_into::<js_sys::Array>() else { return Vec::new() };
+    calls.iter().take(MAX_CALLS).filter_map(|call| ObservedCall::from_js_detail(&call)).collect()
+}
 
 /// Where a call of another page stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,14 +85,7 @@ pub struct ObservedCall {
 }
 
 impl ObservedCall {
-    /// The message posted on the channel.
-    pub(crate) fn to_announcement(&self) -> JsValue {
-        let message = self.to_js_detail();
-        set(&message, "kind", &JsValue::from_str(KIND));
-        message
-    }
-
-    /// The fields of the `toolstatus` event.
+    /// The fields of the `toolstatus` event, and of a call in an announcement.
     pub(crate) fn to_js_detail(&self) -> JsValue {
         let detail: JsValue = js_sys::Object::new().into();
         set(&detail, "tab", &JsValue::from_str(&self.tab));
@@ -81,10 +99,9 @@ impl ObservedCall {
         detail
     }
 
-    /// Reads an announcement another page posted; `None` for anything else on the channel (the channel is
-    /// same-origin, so this guards against other scripts' messages and other versions, not against attackers).
-    pub(crate) fn from_announcement(data: &JsValue) -> Option<Self> {
-        if !data.is_object() || text(data, "kind")? != KIND {
+    /// One call of an announcement; `None` when a field is missing or malformed.
+    fn from_js_detail(data: &JsValue) -> Option<Self> {
+        if !data.is_object() {
             return None;
         }
         let duration_ms = match get(data, "durationMs") {

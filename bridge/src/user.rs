@@ -88,8 +88,6 @@ pub(crate) enum UserCall {
     },
     FireToolResult(ToolResult),
     FireToolChange,
-    /// Tells the other pages of this origin how a call of this page stands.
-    AnnounceCall(ObservedCall),
     /// Another page of this origin said how one of its calls stands.
     FireToolStatus(ObservedCall),
 }
@@ -141,7 +139,6 @@ impl UserCall {
                     listener(&result);
                 }
             }
-            UserCall::AnnounceCall(call) => js::announce_call(&call.to_announcement()),
             UserCall::FireToolStatus(call) => {
                 if !context.is_undefined() {
                     js::fire_tool_status(context, &call.to_js_detail());

@@ -194,15 +194,17 @@ async fn pages_of_one_origin_observe_each_others_call_statuses_and_nothing_else(
         .unwrap();
     until(|| heard(&other).matches("rust-observed-1").count() >= 2).await;
     let announcements: Vec<Value> = serde_json::from_str(&heard(&other)).unwrap();
-    let ours: Vec<&Value> = announcements.iter().filter(|a| a["callId"] == "rust-observed-1").collect();
+    assert!(announcements.iter().all(|a| a["kind"] == "webmcp-call-status"), "{announcements:?}");
+    let calls: Vec<&Value> = announcements.iter().flat_map(|a| a["calls"].as_array().unwrap()).collect();
+    let ours: Vec<&&Value> = calls.iter().filter(|c| c["callId"] == "rust-observed-1").collect();
     assert_eq!(ours.len(), 2, "{announcements:?}");
     assert_eq!(ours[0]["status"], "running");
     assert_eq!(ours[1]["status"], "completed");
-    for announcement in &ours {
-        assert_eq!(announcement["kind"], "webmcp-call-status");
-        assert_eq!(announcement["name"], "rust_observed");
-        assert_eq!(announcement["origin"], own_origin().as_str());
-        assert!(announcement["tab"].as_str().is_some_and(|tab| !tab.is_empty()));
+    assert!(ours[1]["durationMs"].as_f64().is_some_and(|ms| ms >= 0.0));
+    for call in &ours {
+        assert_eq!(call["name"], "rust_observed");
+        assert_eq!(call["origin"], own_origin().as_str());
+        assert!(call["tab"].as_str().is_some_and(|tab| !tab.is_empty()));
     }
     let text = heard(&other);
     assert!(!text.contains("s3cr3t") && !text.contains("4111"), "arguments or results were announced: {text}");
@@ -213,18 +215,27 @@ async fn pages_of_one_origin_observe_each_others_call_statuses_and_nothing_else(
     let sink = observed.clone();
     let _listener = bridge.on_tool_status(move |call| sink.borrow_mut().push(call.clone()));
     let events = record_tool_status(&bridge.model_context());
-    let base = r#""kind":"webmcp-call-status","tab":"t-other","name":"pay_invoice","origin":"https://pay.example""#;
+    let base = r#""tab":"t-other","name":"pay_invoice","origin":"https://pay.example""#;
+    let announce = |calls: &str| format!(r#"{{"kind":"webmcp-call-status","calls":[{calls}]}}"#);
     for malformed in [
-        format!(r#"{{{base},"callId":"bad-1","status":"exploded"}}"#),
-        format!(r#"{{{base},"callId":"","status":"completed"}}"#),
-        format!(r#"{{{base},"callId":"bad-3","status":"completed","durationMs":-4}}"#),
-        r#"{"kind":"something-else","callId":"bad-4","status":"completed"}"#.to_owned(),
+        announce(&format!(r#"{{{base},"callId":"bad-1","status":"exploded"}}"#)),
+        announce(&format!(r#"{{{base},"callId":"","status":"completed"}}"#)),
+        announce(&format!(r#"{{{base},"callId":"bad-3","status":"completed","durationMs":-4}}"#)),
+        announce(r#""not a call""#),
+        format!(r#"{{"kind":"something-else","calls":[{{{base},"callId":"bad-4","status":"completed"}}]}}"#),
+        format!(r#"{{"kind":"webmcp-call-status","calls":{{{base},"callId":"bad-5","status":"completed"}}}}"#),
         r#""just a string""#.to_owned(),
     ] {
         post(&other, &malformed);
     }
-    post(&other, &format!(r#"{{{base},"callId":"elsewhere-1","status":"running"}}"#));
-    post(&other, &format!(r#"{{{base},"callId":"elsewhere-1","status":"completed","durationMs":12}}"#));
+    // One announcement may carry several calls; a malformed one among them is skipped alone.
+    post(
+        &other,
+        &announce(&format!(
+            r#"{{{base},"callId":"elsewhere-1","status":"running"}},{{{base},"callId":"bad-6","status":42}},
+               {{{base},"callId":"elsewhere-1","status":"completed","durationMs":12}}"#
+        )),
+    );
     until(|| observed.borrow().len() >= 2).await;
     pause(50).await;
     let observed = observed.borrow();
