@@ -6,6 +6,7 @@
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::CallStatus;
+use crate::options::get;
 
 /// The `kind` of an announcement on the channel.
 const KIND: &str = "webmcp-call-status";
@@ -124,10 +125,6 @@ impl ObservedCall {
 
 fn set(target: &JsValue, key: &str, value: &JsValue) {
     let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
-}
-
-fn get(source: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(source, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// A non-empty string field of at most [`MAX_TEXT`] characters.
