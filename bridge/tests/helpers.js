@@ -111,17 +111,7 @@ export function plainPeerFrame(tools) {
     });
     parent.postMessage({ peerReady: true }, "*");
   <\/script>`;
-  const ready = new Promise((resolve) => {
-    const listener = (event) => {
-      if (event.source === frame.contentWindow && event.data?.peerReady) {
-        window.removeEventListener("message", listener);
-        resolve(frame);
-      }
-    };
-    window.addEventListener("message", listener);
-  });
-  document.body.appendChild(frame);
-  return ready;
+  return frameReady(frame);
 }
 
 // A same-origin iframe that acts as a plain consumer of the parent's tools (the polyfill's way: requests to '*').
@@ -144,6 +134,7 @@ export function plainConsumerFrame() {
   return frameReady(frame);
 }
 
+// Adds `frame` to the page; resolves with it once its script posts `{ peerReady: true }`.
 function frameReady(frame) {
   const ready = new Promise((resolve) => {
     const listener = (event) => {
