@@ -223,6 +223,23 @@ impl<S: JournalStore> LogStore<S> {
         result
     }
 
+    /// Whether a flush failed, so that the store lives in memory (see [`LogStore::flush`]), until
+    /// [`LogStore::rewrite`] succeeds.
+    pub fn has_failed(&self) -> bool {
+        self.failed
+    }
+
+    /// Writes the live data as a new snapshot that replaces the log, whether or not a flush failed before: how a
+    /// journal that made room (after [`StoreError::Full`]) tries again. On success the store is durable again and
+    /// nothing waits for a flush; on failure it lives in memory, and the underlying store may hold none of this
+    /// log (the old log is freed to make room for the snapshot).
+    pub fn rewrite(&mut self, now: u64) -> Result<(), StoreError> {
+        self.dirty.clear();
+        let result = self.write_snapshot(now);
+        self.failed = result.is_err();
+        result
+    }
+
     fn next_key(&mut self) -> (u64, String) {
         let seq = self.next_seq;
         self.next_seq += 1;

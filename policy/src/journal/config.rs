@@ -18,6 +18,12 @@ pub struct JournalConfig {
     /// How long a provider keeps a result that the consumer has not acknowledged, in milliseconds; later the id is
     /// remembered as expired.
     pub result_kept_ms: u64,
+    /// Bytes of results that a provider holds for one caller origin until they are acknowledged (counted as the
+    /// journal stores them: JSON text, escaped, in UTF-8 bytes). A result that would exceed it drops that origin's
+    /// oldest held results first, which read as expired from then on, so that one origin that never acknowledges
+    /// cannot fill the storage that every caller's records share. A result larger than this alone is sent, and
+    /// not held.
+    pub held_result_bytes_per_origin_max: usize,
     /// Provider records of ids that ran (results and tombstones) kept, newest first.
     pub ran_ids_kept: usize,
     /// A provider record older than this (since its last change) is dropped, in milliseconds.
@@ -41,6 +47,10 @@ impl Default for JournalConfig {
             unsettled_calls_max: 4096,
             unsettled_call_max_age_ms: 24 * 60 * MINUTE_MS,
             result_kept_ms: 10 * MINUTE_MS,
+            // sessionStorage holds about 5 MiB per origin, shared by both journals of every frame of the tab and by
+            // the page; a batched log may hold a record twice between snapshots. 256 KiB is 8 results of 30,000
+            // ASCII characters, and keeps one origin's results below a tenth of the quota even when stored twice.
+            held_result_bytes_per_origin_max: 256 * 1024,
             ran_ids_kept: 2000,
             ran_id_max_age_ms: 24 * 60 * MINUTE_MS,
             result_cap_chars: 30_000,

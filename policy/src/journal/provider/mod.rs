@@ -1,6 +1,8 @@
 //! The provider's journal: every call this page received, keyed by (caller origin, wire id), recorded as running
 //! before the tool is called, so that no id ever runs twice.
 
+mod flush;
+mod held;
 mod types;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -61,6 +63,10 @@ pub struct ProviderJournal<S> {
     /// Records holding a result, by last change.
     done_order: BTreeSet<(u64, Key)>,
     running_per_origin: BTreeMap<String, usize>,
+    /// Bytes of the results held for each caller origin (see [`held::held_bytes`]).
+    held_per_origin: BTreeMap<String, usize>,
+    /// Whether the store survived reloads when the journal opened: a note must then really reach it.
+    durable_store: bool,
     /// Keys held in the store by another frame of this tab: never overwritten, run or answered, and left to
     /// that frame to prune.
     siblings: BTreeSet<Key>,
@@ -93,6 +99,8 @@ impl<S: JournalStore> ProviderJournal<S> {
             kept_order: BTreeSet::new(),
             done_order: BTreeSet::new(),
             running_per_origin: BTreeMap::new(),
+            held_per_origin: BTreeMap::new(),
+            durable_store: false,
             siblings: BTreeSet::new(),
             orphans: BTreeMap::new(),
             horizon: None,
@@ -100,6 +108,7 @@ impl<S: JournalStore> ProviderJournal<S> {
             defer: false,
             unsaved: BTreeMap::new(),
         };
+        journal.durable_store = journal.store.is_durable();
         journal.load(now);
         journal.prune(now);
         journal
@@ -346,7 +355,8 @@ impl<S: JournalStore> ProviderJournal<S> {
         self.prune(now);
     }
 
-    /// Applies the limits of §8: results older than `result_kept_ms` are dropped (their ids read as expired);
+    /// Applies the limits of §8: results older than `result_kept_ms` are dropped (their ids read as expired), and
+    /// so are the oldest results of a caller origin that holds more than `held_result_bytes_per_origin_max`;
     /// records older than `ran_id_max_age_ms` are dropped; beyond `ran_ids_kept` the oldest are dropped and the
     /// horizon moves. Done on every write; call it now and then as well.
     pub fn prune(&mut self, now: u64) {
@@ -359,6 +369,7 @@ impl<S: JournalStore> ProviderJournal<S> {
         for key in expired {
             self.change(&key, RecordState::Expired, now);
         }
+        self.hold_within_budget(now);
         while let Some((at, key)) = self.kept_order.first().cloned() {
             if now.saturating_sub(at) <= self.config.ran_id_max_age_ms {
                 break;
@@ -471,7 +482,8 @@ impl<S: JournalStore> ProviderJournal<S> {
         self.unset(&key);
         match &entry.state {
             RecordState::Running => *self.running_per_origin.entry(key.0.clone()).or_default() += 1,
-            RecordState::Done(_) => {
+            RecordState::Done(outcome) => {
+                *self.held_per_origin.entry(key.0.clone()).or_default() += held::held_bytes(outcome);
                 self.done_order.insert((entry.updated_at, key.clone()));
                 self.kept_order.insert((entry.updated_at, key.clone()));
             }
@@ -495,7 +507,13 @@ impl<S: JournalStore> ProviderJournal<S> {
                     }
                 }
             }
-            RecordState::Done(_) => {
+            RecordState::Done(outcome) => {
+                if let Some(bytes) = self.held_per_origin.get_mut(&key.0) {
+                    *bytes = bytes.saturating_sub(held::held_bytes(outcome));
+                    if *bytes == 0 {
+                        self.held_per_origin.remove(&key.0);
+                    }
+                }
                 self.done_order.remove(&at);
                 self.kept_order.remove(&at);
             }
@@ -631,13 +649,14 @@ impl<S: JournalStore> ProviderJournal<S> {
         self.warnings.push(JournalWarning::StorageLost { error, noted });
     }
 
-    /// Tries to write the note of the horizon (now); true when it is written (or the store is not durable, so no
-    /// later page relies on it).
+    /// Tries to write the note of the horizon (now); true when it is written (or the store never survived reloads,
+    /// so no later page relies on it). A store that was durable and is no longer (a batched store whose flush
+    /// failed) cannot take the note.
     fn try_note(&mut self, now: u64) -> bool {
         let horizon = self.horizon.map_or(now, |h| h.max(now));
         self.horizon = Some(horizon);
         let meta = ProviderMeta { owner: self.owner.clone(), horizon };
-        if !self.store.is_durable() || self.store.put(&meta.key(), &meta.encode()).is_ok() {
+        if !self.durable_store || (self.store.is_durable() && self.store.put(&meta.key(), &meta.encode()).is_ok()) {
             self.mode = Mode::Noted;
             return true;
         }

@@ -1,0 +1,79 @@
+//! Results held until their caller acknowledges them, bounded in bytes per caller origin (docs/once-only.md §8):
+//! one origin that never acknowledges cannot fill the storage that every caller's records share.
+
+use super::{Key, ProviderJournal};
+use crate::journal::entry::RecordState;
+use crate::journal::outcome::ToolOutcome;
+use crate::journal::store::JournalStore;
+
+impl<S: JournalStore> ProviderJournal<S> {
+    /// Drops the oldest held results of each caller origin that holds more than `held_result_bytes_per_origin_max`
+    /// (they read as expired: the call ran, its result is gone), until it holds no more. Other origins keep theirs.
+    pub(super) fn hold_within_budget(&mut self, now: u64) {
+        let budget = self.config.held_result_bytes_per_origin_max;
+        let over: Vec<String> = self
+            .held_per_origin
+            .iter()
+            .filter(|(_, bytes)| **bytes > budget)
+            .map(|(origin, _)| origin.clone())
+            .collect();
+        for origin in over {
+            let oldest_first: Vec<Key> =
+                self.done_order.iter().filter(|(_, key)| key.0 == origin).map(|(_, key)| key.clone()).collect();
+            for key in oldest_first {
+                if self.held_per_origin.get(&origin).is_none_or(|bytes| *bytes <= budget) {
+                    break;
+                }
+                self.change(&key, RecordState::Expired, now);
+            }
+        }
+    }
+
+    /// Drops every held result, of every origin (they read as expired); whether there was one.
+    pub(super) fn expire_every_result(&mut self, now: u64) -> bool {
+        let held: Vec<Key> = self.done_order.iter().map(|(_, key)| key.clone()).collect();
+        for key in &held {
+            self.change(key, RecordState::Expired, now);
+        }
+        !held.is_empty()
+    }
+}
+
+/// What a held outcome counts against its origin's budget: the bytes of its text as the journal stores it (JSON
+/// escaped, UTF-8; at least what `sessionStorage` counts, which is UTF-16 code units).
+pub(super) fn held_bytes(outcome: &ToolOutcome) -> usize {
+    match outcome {
+        ToolOutcome::Completed { result } => escaped_bytes(result),
+        ToolOutcome::Failed(error) => escaped_bytes(&error.message) + error.name.map_or(0, escaped_bytes),
+    }
+}
+
+/// Bytes of `text` inside a JSON string as serde_json writes it.
+fn escaped_bytes(text: &str) -> usize {
+    text.chars()
+        .map(|c| match c {
+            '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
+            c if (c as u32) < 0x20 => 6,
+            c => c.len_utf8(),
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::{ErrorKind, ToolError};
+
+    #[test]
+    fn held_bytes_count_the_stored_text() {
+        let cases: [(ToolOutcome, usize); 4] = [
+            (ToolOutcome::Completed { result: "\"abc\"".into() }, 7),
+            (ToolOutcome::Completed { result: "\"é\\n\"".into() }, 9),
+            (ToolOutcome::Completed { result: "[\"\u{1}\"]".into() }, 12),
+            (ToolOutcome::Failed(ToolError::new(ErrorKind::ToolError, "boom")), 4),
+        ];
+        for (outcome, bytes) in cases {
+            assert_eq!(held_bytes(&outcome), bytes, "{outcome:?}");
+        }
+    }
+}
