@@ -204,7 +204,7 @@ impl State {
             ));
             journals.consumer.storage_failed(error);
         }
-        if let Err(error) = journals.provider.store_mut().flush(now) {
+        if let Err(error) = journals.provider.flush(now) {
             console::warn(&format!("{error}; the provider journal now lives in memory"));
             journals.provider.storage_failed(error, now);
         }

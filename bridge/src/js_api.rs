@@ -310,6 +310,9 @@ export interface InstallOptions {
   maxCallsInFlight?: number;
   /** Calls of this page that may wait for an outcome at once (default 4096); more are refused. */
   maxPendingCalls?: number;
+  /** Bytes of results this page holds, per caller origin, until the caller acknowledges them (default 262144);
+   * beyond that the oldest are dropped and read as expired (docs/once-only.md §8). */
+  maxHeldResultBytes?: number;
   /** How long getTools waits for silent windows, in ms (default 500). */
   discoveryTimeoutMs?: number;
   /** Where the call journal lives: "session" (sessionStorage, the default) or "memory". */

@@ -90,6 +90,9 @@ impl BridgeOptions {
         if let Some(max) = positive(value, "maxPendingCalls")? {
             options.journal.unsettled_calls_max = max as usize;
         }
+        if let Some(bytes) = positive(value, "maxHeldResultBytes")? {
+            options.journal.held_result_bytes_per_origin_max = bytes as usize;
+        }
         if let Some(ms) = positive(value, "discoveryTimeoutMs")? {
             options.discovery_timeout_ms = ms as u32;
         }
