@@ -327,7 +327,7 @@ impl State {
                 let Some(journals) = self.journals.as_ref() else { return };
                 let Some(entry) = journals.consumer.get(&wire_id) else { return };
                 let running = ObservedCall {
-                    tab: journals.consumer.owner().tab().to_owned(),
+                    tab: journals.label.clone(),
                     call_id: entry.call_id().to_owned(),
                     name: entry.tool().to_string(),
                     origin: entry.provider().origin.clone(),
@@ -574,7 +574,7 @@ impl State {
         };
         if let Some(journals) = self.journals.as_ref() {
             self.announce(ObservedCall {
-                tab: journals.consumer.owner().tab().to_owned(),
+                tab: journals.label.clone(),
                 call_id: result.call_id.clone(),
                 name: result.name.clone(),
                 origin: result.origin.clone(),

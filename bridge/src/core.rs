@@ -48,6 +48,8 @@ pub(crate) type JournalWork = Box<dyn FnOnce(&mut State)>;
 pub(crate) struct Journals {
     pub consumer: ConsumerJournal<Store>,
     pub provider: ProviderJournal<Store>,
+    /// The tab's public label, which call announcements carry instead of the tab id (see tab.rs).
+    pub label: String,
 }
 
 pub(crate) struct State {

@@ -84,9 +84,15 @@ extern "C" {
     #[wasm_bindgen(js_name = originHints)]
     pub fn origin_hints() -> js_sys::Array;
 
-    /// Resolves "owner", "duplicate" or "unknown" (see glue.js).
+    /// Resolves "owner", "duplicate" or "unknown"; `decide(event, proven)` answers each step (see glue.js).
     #[wasm_bindgen(js_name = claimLock)]
-    pub fn claim_lock(lock_name: &str, channel_name: &str, timeout_ms: u32) -> js_sys::Promise;
+    pub fn claim_lock(
+        tab: &str,
+        slot: &str,
+        channel_name: &str,
+        timeout_ms: u32,
+        decide: &js_sys::Function,
+    ) -> js_sys::Promise;
 
     #[wasm_bindgen(js_name = setToolSettler)]
     pub fn set_tool_settler(callback: &js_sys::Function);

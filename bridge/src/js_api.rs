@@ -393,7 +393,7 @@ export declare class ToolResultEvent extends Event {
 /** A call made by another page of this origin (another tab, or another frame): statuses only, never its
  * arguments or result. Observing never runs or resumes the call; only the page that made it does. */
 export declare class ToolStatusEvent extends Event {
-  /** The id of the tab whose page made the call. */
+  /** The public label of the tab whose page made the call (the same across its reloads; never its id). */
   readonly tab: string;
   readonly callId: string;
   readonly name: string;

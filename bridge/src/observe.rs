@@ -71,7 +71,9 @@ impl ObservedStatus {
 /// A call made by another page of this origin, as the `toolstatus` event reports it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ObservedCall {
-    /// The id of the tab that made the call (each tab has its own; see docs/once-only.md §5).
+    /// The public label of the tab that made the call: the same for all its pages and across their reloads,
+    /// another for each tab (a copied tab gets its own). Not the tab's id, which decides which calls a page may
+    /// resume and so never leaves the tab (docs/once-only.md §5).
     pub tab: String,
     /// The caller's `callId`, or the id its bridge made.
     pub call_id: String,

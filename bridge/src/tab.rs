@@ -1,14 +1,21 @@
 //! Which tab and frame this page is, so that it resumes its own calls and nobody else's (docs/once-only.md §5).
 //!
 //! The tab id lives in sessionStorage, which browsers copy into a duplicated tab (and into a window opened with
-//! `window.open`). The copy is told apart from a reload with a Web Lock named after the tab and the frame slot:
-//! the original page holds it for as long as it lives, and says so on a BroadcastChannel when asked; the old page
-//! of a reload is gone and releases it.
+//! `window.open`). The copy is told apart from a reload with a Web Lock of the tab and the frame slot: the
+//! original page holds it for as long as it lives and, asked on a BroadcastChannel with a fresh nonce, proves that
+//! it knows the tab id; the old page of a reload is gone and releases it.
+//!
+//! The tab id decides which journal entries are this page's, so it never leaves this tab's sessionStorage: the
+//! lock's name and the proofs are one-way functions of it (glue.js), and call announcements carry the tab's public
+//! label instead, a random value stored beside it and renewed with it, which decides nothing. What the tab's page
+//! does with what it learns is decided by the policy (`claim_step`).
 
 use std::rc::Rc;
 
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use webmcp_policy::journal::{ConsumerJournal, Owner, ProviderJournal};
+use webmcp_policy::journal::{ClaimEvent, ClaimStep, ConsumerJournal, Owner, ProviderJournal, claim_step};
 use webmcp_policy::log_store::LogStore;
 
 use crate::core::{Core, Journals};
@@ -16,6 +23,8 @@ use crate::store::RawStore;
 use crate::{console, js, random};
 
 const TAB_KEY: &str = "webmcp:tab";
+/// The tab's public label, renewed with the tab id.
+const LABEL_KEY: &str = "webmcp:tab-label";
 
 /// A key in `sessionStorage` that is present while a page of this frame slot is alive, and removed when the page
 /// goes away cleanly (`pagehide`, after the journals are written). A page that finds it when it starts follows a
@@ -44,11 +53,41 @@ impl AliveMarker {
     }
 }
 const CHANNEL: &str = "webmcp-bridge";
-/// How long to wait for a reload's old page to release its lock before calling this page a copy.
+/// How long a page whose lock is held waits for the holder's proof (a live page of the tab answers within
+/// milliseconds) or for the lock, before it concludes that the holder is not of its tab and keeps the tab.
 const CLAIM_TIMEOUT_MS: u32 = 3000;
 
 fn new_tab_id() -> String {
     random::random_id("t").unwrap_or_else(|_| format!("t{}", js_sys::Date::now() as u64))
+}
+
+fn new_label() -> String {
+    random::random_id("l").unwrap_or_else(|_| format!("l{}", js_sys::Date::now() as u64))
+}
+
+/// Claims the tab `tab` for this page in `slot`: `true` unless a live page of the same tab and slot proved itself
+/// (this page is a copy). The policy decides each step; glue.js does the locking, probing and proving.
+async fn claim(tab: &str, slot: &str) -> bool {
+    let decide = Closure::<dyn FnMut(String, bool) -> JsValue>::new(|event: String, proven: bool| {
+        let event = match event.as_str() {
+            "taken" => ClaimEvent::LockTaken,
+            "held" => ClaimEvent::LockHeld,
+            "answer" => ClaimEvent::Answer { proven },
+            "timeout" => ClaimEvent::TimedOut,
+            _ => return JsValue::from_str("wait"),
+        };
+        JsValue::from_str(match claim_step(event) {
+            ClaimStep::Owner => "owner",
+            ClaimStep::Duplicate => "duplicate",
+            ClaimStep::Probe => "probe",
+            ClaimStep::Wait => "wait",
+        })
+    });
+    let answer =
+        JsFuture::from(js::claim_lock(tab, slot, CHANNEL, CLAIM_TIMEOUT_MS, decide.as_ref().unchecked_ref())).await;
+    // glue.js never calls `decide` once the claim has settled, so it may go now.
+    drop(decide);
+    answer.ok().and_then(|a| a.as_string()).as_deref() != Some("duplicate")
 }
 
 fn session_storage_of(log: &LogStore<RawStore>) -> Option<web_sys::Storage> {
@@ -70,17 +109,24 @@ pub(crate) fn claim_owner(core: Rc<Core>) {
                  cannot resume its calls (see docs/once-only.md §7)"
             ));
         }
-        let mut tab = raw.get(TAB_KEY).filter(|t| Owner::new(t.clone(), "top").is_ok()).unwrap_or_else(new_tab_id);
+        let stored = raw.get(TAB_KEY).filter(|t| Owner::new(t.clone(), "top").is_ok());
+        // A label goes with the tab id it was made with: a new tab id gets a new label.
+        let mut label = stored
+            .as_ref()
+            .and(raw.get(LABEL_KEY))
+            .filter(|l| Owner::new(l.clone(), "top").is_ok())
+            .unwrap_or_else(new_label);
+        let mut tab = stored.unwrap_or_else(new_tab_id);
         if let RawStore::Session(storage) = &raw {
             let _ = storage.set_item(TAB_KEY, &tab);
-            let claim =
-                JsFuture::from(js::claim_lock(&format!("webmcp:{tab}:{slot}"), CHANNEL, CLAIM_TIMEOUT_MS)).await;
-            if claim.ok().and_then(|a| a.as_string()).as_deref() == Some("duplicate") {
+            let _ = storage.set_item(LABEL_KEY, &label);
+            if !claim(&tab, &slot).await {
                 // A copy of a live tab: its calls are the original's, not ours.
                 tab = new_tab_id();
+                label = new_label();
                 let _ = storage.set_item(TAB_KEY, &tab);
-                let _ =
-                    JsFuture::from(js::claim_lock(&format!("webmcp:{tab}:{slot}"), CHANNEL, CLAIM_TIMEOUT_MS)).await;
+                let _ = storage.set_item(LABEL_KEY, &label);
+                claim(&tab, &slot).await;
             }
         }
         let owner = match Owner::new(tab, slot) {
@@ -129,7 +175,7 @@ pub(crate) fn claim_owner(core: Rc<Core>) {
         }
         core.run(move |state| {
             state.alive = alive;
-            state.journals = Some(Journals { consumer, provider });
+            state.journals = Some(Journals { consumer, provider, label });
             state.flush_journals();
             state.recover(recoveries);
             for work in std::mem::take(&mut state.waiting_for_journals) {

@@ -36,6 +36,7 @@ export function recordToolStatus(context) {
   return seen;
 }
 export function seen(list) { return list.join(","); }
+export function sessionItem(key) { return sessionStorage.getItem(key) ?? ""; }
 "#)]
 extern "C" {
     fn sleep(ms: u32) -> js_sys::Promise;
@@ -48,6 +49,8 @@ extern "C" {
     #[wasm_bindgen(js_name = recordToolStatus)]
     fn record_tool_status(context: &JsValue) -> JsValue;
     fn seen(list: &JsValue) -> String;
+    #[wasm_bindgen(js_name = sessionItem)]
+    fn session_item(key: &str) -> String;
 }
 
 async fn pause(ms: u32) {
@@ -193,6 +196,8 @@ async fn pages_of_one_origin_observe_each_others_call_statuses_and_nothing_else(
         .await
         .unwrap();
     until(|| heard(&other).matches("rust-observed-1").count() >= 2).await;
+    let (label, tab_id) = (session_item("webmcp:tab-label"), session_item("webmcp:tab"));
+    assert!(!label.is_empty() && !tab_id.is_empty() && label != tab_id, "label {label:?}, tab id {tab_id:?}");
     let announcements: Vec<Value> = serde_json::from_str(&heard(&other)).unwrap();
     assert!(announcements.iter().all(|a| a["kind"] == "webmcp-call-status"), "{announcements:?}");
     let calls: Vec<&Value> = announcements.iter().flat_map(|a| a["calls"].as_array().unwrap()).collect();
@@ -204,10 +209,12 @@ async fn pages_of_one_origin_observe_each_others_call_statuses_and_nothing_else(
     for call in &ours {
         assert_eq!(call["name"], "rust_observed");
         assert_eq!(call["origin"], own_origin().as_str());
-        assert!(call["tab"].as_str().is_some_and(|tab| !tab.is_empty()));
+        assert_eq!(call["tab"], label.as_str(), "announcements carry the tab's public label");
     }
     let text = heard(&other);
     assert!(!text.contains("s3cr3t") && !text.contains("4111"), "arguments or results were announced: {text}");
+    // The tab id decides which calls a page may resume: other pages never see it (issue 13).
+    assert!(!text.contains(&tab_id), "the tab id was announced: {text}");
 
     // What another page announces reaches the Rust listener and the `toolstatus` event; malformed
     // announcements reach neither, and nothing runs.

@@ -42,6 +42,7 @@
 //! # }
 //! ```
 
+mod claim;
 mod config;
 mod consumer;
 pub mod entry;
@@ -51,6 +52,7 @@ mod provider;
 mod store;
 mod warning;
 
+pub use claim::{ClaimEvent, ClaimStep, claim_step};
 pub use config::JournalConfig;
 pub use consumer::{
     ConsumerJournal, ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, PLAIN_PEER_UNANSWERED, PROVIDER_GONE,

@@ -12,6 +12,8 @@ mod journals;
 mod pages;
 #[path = "once_only/reloads.rs"]
 mod reloads;
+#[path = "once_only/squatter.rs"]
+mod squatter;
 #[path = "once_only/stops.rs"]
 mod stops;
 #[path = "once_only/storage.rs"]
@@ -40,6 +42,10 @@ pub fn cases() -> Vec<Case> {
         case!(
             "once::another_tab_observes_calls_and_never_runs_them",
             tabs::another_tab_observes_calls_and_never_runs_them
+        ),
+        case!(
+            "once::same_origin_page_cannot_take_a_reloaded_tab",
+            squatter::same_origin_page_cannot_take_a_reloaded_tab
         ),
         case!("once::bridge_loaded_twice_runs_each_call_once", tabs::bridge_loaded_twice_runs_each_call_once),
         case!("once::session_storage_blocked_for_the_caller", storage::session_storage_blocked_for_the_caller),

@@ -69,13 +69,15 @@ pub async fn duplicate_tab_does_not_adopt_calls(t: Ctx) -> E2eResult<()> {
 
 /// A second tab of the caller's origin (opened by the browser, so with its own sessionStorage and tab id) watches
 /// the first tab's calls through `toolstatus` events: it sees each call running, then completed, with the first
-/// tab's id; it never runs, resumes or reports one, and each call runs once.
+/// tab's public label, never its tab id (issue 13); it never runs, resumes or reports one, and each call runs once.
 pub async fn another_tab_observes_calls_and_never_runs_them(t: Ctx) -> E2eResult<()> {
     let mut pages = Pages::open(&t, &t.session, Layout::CallerOnTop, "").await?;
     let client = t.session.client();
     let first = client.window().await.doing("reading the window handle")?;
     let url = client.current_url().await.doing("reading the caller's address")?;
     let tab = pages.in_caller("return window.__once.tab();", vec![]).await?;
+    let label = pages.in_caller("return sessionStorage.getItem('webmcp:tab-label');", vec![]).await?;
+    check(label.is_string() && label != tab, || format!("the first tab's label {label} (tab id {tab})"))?;
 
     let second = client.new_window(true).await.doing("opening a second tab")?.handle;
     client.switch_to_window(second.clone()).await.doing("switching to the second tab")?;
@@ -103,7 +105,7 @@ pub async fn another_tab_observes_calls_and_never_runs_them(t: Ctx) -> E2eResult
 
         switch(&second, &pages).await?;
         let seen = |status: &str| {
-            let entry = format!("{}|{id}|charge|{status}", tab.as_str().unwrap_or_default());
+            let entry = format!("{}|{id}|charge|{status}", label.as_str().unwrap_or_default());
             format!("window.__statuses.includes({})", Value::String(entry))
         };
         pages.session.wait_for(&seen("running"), DEFAULT_WAIT).await?;
@@ -121,6 +123,8 @@ pub async fn another_tab_observes_calls_and_never_runs_them(t: Ctx) -> E2eResult
     }
     let statuses = pages.in_caller("return window.__statuses.length;", vec![]).await?;
     check_eq(statuses, json!(2 * REPETITIONS), "toolstatus events in the second tab (running and completed)")?;
+    let leaked = "return window.__statuses.some((s) => s.includes(arguments[0]));";
+    check_eq(pages.in_caller(leaked, vec![tab.clone()]).await?, json!(false), "the first tab's id in a toolstatus")?;
     client.close_window().await.doing("closing the second tab")?;
     client.switch_to_window(first).await.doing("switching back to the first tab")?;
     pages.lost_focus();
