@@ -15,9 +15,9 @@ use webmcp_policy::journal::{
 use webmcp_policy::{ErrorKind, JsonText, Message, OriginList, RequestId, ToolError, ToolName};
 
 use crate::convert::response_to_outcome;
-use crate::core::{From, State, with_core};
+use crate::core::{From, State, Via, with_core};
 use crate::oneshot;
-use crate::peers::{PeerId, PortLink, SELF_PEER, UNKNOWN_LOCATOR, locate};
+use crate::peers::{PeerId, PortLink, PortSide, SELF_PEER, UNKNOWN_LOCATOR, locate};
 use crate::user::{Outcome, UserCall};
 use crate::{CallOptions, ObservedCall, ObservedStatus, js, random};
 
@@ -125,7 +125,7 @@ impl State {
             let connected: Vec<(PeerId, String)> = self
                 .peers
                 .iter()
-                .filter(|p| p.port.is_some() && js_sys::Object::is(&p.window, window))
+                .filter(|p| p.ours.is_some() && js_sys::Object::is(&p.window, window))
                 .map(|p| (p.id, p.origin.clone()))
                 .collect();
             if let Some((peer, origin)) = connected.into_iter().find(|(_, o)| origins.contains(o)) {
@@ -219,39 +219,64 @@ impl State {
         }
     }
 
-    /// Sets up a private port to a bridge peer (docs/protocol.md, `WEBMCP_CONNECT`).
+    /// Sets up a private port to a bridge peer (docs/protocol.md, `WEBMCP_CONNECT`): the port of this page's calls
+    /// to it. The peer's calls to this page, if it makes any, take a port of its own (`Peer::theirs`).
     fn connect(&mut self, peer_id: PeerId) {
         let Some(peer) = self.peers.get(peer_id) else { return };
-        if peer_id == SELF_PEER || peer.port.is_some() || peer.connecting.is_some() || peer.gone {
+        if peer_id == SELF_PEER || peer.ours.is_some() || peer.connecting.is_some() || peer.gone {
             return;
         }
         let (window, origin) = (peer.window.clone(), peer.origin.clone());
         let Ok(channel) = web_sys::MessageChannel::new() else { return };
         let Ok(Ok(request_id)) = random::random_id("p_").map(RequestId::new) else { return };
-        let ours = channel.port1();
-        let listener = EventListener::new(&ours, "message", move |event| {
-            if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
-                crate::core::on_port_message(peer_id, event);
-            }
-        });
-        ours.start();
+        let link = PortLink::listen(channel.port1(), peer_id, PortSide::Ours);
         let text = Message::Connect { request_id: request_id.clone() }.encode();
         let Ok(object) = js_sys::JSON::parse(&text) else { return };
         let transfer = js_sys::Array::of1(&channel.port2());
         if js::post_to_window(&window, &object, &origin, &transfer).is_ok()
             && let Some(peer) = self.peers.get_mut(peer_id)
         {
-            peer.connecting = Some((request_id, ours, listener));
+            peer.connecting = Some((request_id, link));
         }
     }
 
+    /// The peer accepted our port: from now on our calls to it take the port.
     pub(crate) fn on_connected(&mut self, from: &From, request_id: &RequestId) {
         let Some(peer) = self.peers.get_mut(from.peer) else { return };
-        if !from.via_port || peer.connecting.as_ref().is_none_or(|(id, _, _)| id != request_id) {
+        if from.via != Via::Port(PortSide::Ours) || peer.connecting.as_ref().is_none_or(|(id, _)| id != request_id) {
             return;
         }
-        if let Some((_, port, listener)) = peer.connecting.take() {
-            peer.port = Some(PortLink::new(port, listener));
+        if let Some((_, link)) = peer.connecting.take() {
+            peer.ours = Some(link);
+        }
+    }
+
+    /// A port of a peer closed: its other end was closed, or the document that held it went away. The port is
+    /// dropped, and messages to the peer go by window again. A call that waits on the peer is not left hanging:
+    /// the peer is asked how it ended (by window), and when it does not answer it counts as gone.
+    pub(crate) fn port_closed(&mut self, peer_id: PeerId, side: PortSide) {
+        let Some(peer) = self.peers.get_mut(peer_id) else { return };
+        match side {
+            PortSide::Ours => {
+                peer.ours = None;
+                peer.connecting = None;
+            }
+            PortSide::Theirs => peer.theirs = None,
+        }
+        if side == PortSide::Theirs {
+            return;
+        }
+        let bridge = peer.bridge;
+        let waiting: Vec<RequestId> =
+            self.calls.iter().filter(|(_, call)| call.peer == peer_id).map(|(wire, _)| wire.clone()).collect();
+        for wire in waiting {
+            if bridge {
+                if !self.status_retries.contains_key(&wire) {
+                    self.ask_status(peer_id, wire, 0);
+                }
+            } else {
+                self.provider_gone(&wire);
+            }
         }
     }
 

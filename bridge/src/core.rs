@@ -19,7 +19,7 @@ use webmcp_policy::{Decoded, EnvelopeError, Message, RequestId, decode, decode_b
 
 use crate::consumer::{Discovery, PendingCall};
 use crate::options::Options;
-use crate::peers::{PeerId, Peers, SELF_PEER};
+use crate::peers::{PeerId, Peers, PortSide, SELF_PEER};
 use crate::provider::{RunKey, Running};
 use crate::registry::Registry;
 use crate::store::Store;
@@ -38,8 +38,19 @@ const ACK_BATCH: usize = 64;
 pub(crate) struct From {
     pub peer: PeerId,
     pub origin: String,
-    /// The message arrived on the peer's port (replies go back on it).
-    pub via_port: bool,
+    /// The path it came by; replies take the same path.
+    pub via: Via,
+}
+
+/// The path a message came by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Via {
+    /// A window message (`event.source` and `event.origin`).
+    Window,
+    /// One of the peer's private ports.
+    Port(PortSide),
+    /// This page, to itself.
+    Loopback,
 }
 
 /// Work that waits until the journals are open.
@@ -104,6 +115,12 @@ impl State {
 
     /// Prints a console warning about a refusal, unless one like it was printed recently.
     pub fn refuse(&mut self, kind: RefusalKind, origin: &str, what: &str) {
+        self.warn(kind, origin, &format!("refused {what} from {origin}"));
+    }
+
+    /// Prints `text` on the console, unless a warning of `kind` about `origin` was printed recently: every
+    /// warning of the bridge goes through here, so that nothing another window does can flood the console.
+    pub fn warn(&mut self, kind: RefusalKind, origin: &str, text: &str) {
         let now = self.now();
         if let WarningDecision::Print { suppressed } = self.warnings.check(kind, origin, now) {
             let more = if suppressed > 0 {
@@ -111,7 +128,7 @@ impl State {
             } else {
                 String::new()
             };
-            console::warn(&format!("refused {what} from {origin}{more}"));
+            console::warn(&format!("{text}{more}"));
         }
     }
 
@@ -122,13 +139,24 @@ impl State {
         } else if self.waiting_for_journals.len() < self.options.limits.max_batch_len {
             self.waiting_for_journals.push(Box::new(work));
         } else {
-            console::warn("too much work queued before the bridge was ready; dropped a message");
+            let own = self.own_origin.clone();
+            self.warn(
+                RefusalKind::Backlog,
+                &own,
+                "too much work queued before the bridge was ready; dropped a message",
+            );
         }
     }
 
-    /// Sends `message` to a peer: on its port when there is one, to itself through the loopback, or as a window
-    /// message addressed to its exact origin.
+    /// Sends `message` to a peer: to itself through the loopback, on the peer's port that carries this kind of
+    /// message (see [`PortSide::for_message`]) when it is connected, or as a window message addressed to the
+    /// peer's exact origin.
     pub fn send(&mut self, peer_id: PeerId, message: &Message) {
+        self.send_by(peer_id, PortSide::for_message(message), message);
+    }
+
+    /// Sends `message` on the peer's port `side` when it is connected, else by window (or the loopback).
+    fn send_by(&mut self, peer_id: PeerId, side: PortSide, message: &Message) {
         if peer_id == SELF_PEER {
             self.loopback.push(message.clone());
             self.schedule_end_of_task();
@@ -138,8 +166,8 @@ impl State {
         if peer.gone {
             return;
         }
-        if let Some(port) = peer.port.as_mut() {
-            port.outbox.push(message.encode());
+        if let Some(link) = peer.link_mut(side) {
+            link.outbox.push(message.encode());
             self.schedule_end_of_task();
             return;
         }
@@ -149,21 +177,26 @@ impl State {
             Err(_) => return,
         };
         if let Err(error) = js::post_to_window(&peer.window, &object, &peer.origin, &JsValue::UNDEFINED) {
-            console::warn(&format!("could not post to {}: {}", peer.origin, console::describe(&error)));
+            let origin = peer.origin.clone();
+            let text = format!("could not post to {origin}: {}", console::describe(&error));
+            self.warn(RefusalKind::PostFailed, &origin, &text);
         }
     }
 
-    /// Replies to the sender of a request: on the port it came on, or to its window at its origin.
+    /// Replies to the sender of a request, by the path the request came: on the same port (or by window when
+    /// that port has closed since), to its window at its origin, or to this page itself.
     pub fn reply(&mut self, to: &From, message: &Message) {
-        if to.via_port || to.peer == SELF_PEER {
-            self.send(to.peer, message);
-            return;
-        }
-        // A window message: reply by window even when a port exists, so that the reply takes the request's path.
-        let Some(peer) = self.peers.get(to.peer) else { return };
-        let text = message.encode();
-        if let Ok(object) = js_sys::JSON::parse(&text) {
-            let _ = js::post_to_window(&peer.window, &object, &to.origin, &JsValue::UNDEFINED);
+        match to.via {
+            Via::Loopback => self.send(SELF_PEER, message),
+            Via::Port(side) => self.send_by(to.peer, side, message),
+            Via::Window => {
+                // Reply by window even when a port exists, so that the reply takes the request's path.
+                let Some(peer) = self.peers.get(to.peer) else { return };
+                let text = message.encode();
+                if let Ok(object) = js_sys::JSON::parse(&text) {
+                    let _ = js::post_to_window(&peer.window, &object, &to.origin, &JsValue::UNDEFINED);
+                }
+            }
         }
     }
 
@@ -200,15 +233,20 @@ impl State {
         let Some(journals) = self.journals.as_mut() else { return };
         journals.consumer.write_pending();
         journals.provider.write_pending();
+        let mut warnings = Vec::new();
         if let Err(error) = journals.consumer.store_mut().flush(now) {
-            console::warn(&format!(
+            warnings.push(format!(
                 "{error}; the call journal now lives in memory, so a reload of this page cannot resume its calls"
             ));
             journals.consumer.storage_failed(error);
         }
         if let Err(error) = journals.provider.flush(now) {
-            console::warn(&format!("{error}; the provider journal now lives in memory"));
+            warnings.push(format!("{error}; the provider journal now lives in memory"));
             journals.provider.storage_failed(error, now);
+        }
+        let own = self.own_origin.clone();
+        for text in warnings {
+            self.warn(RefusalKind::StorageFailed, &own, &text);
         }
     }
 
@@ -224,7 +262,7 @@ impl State {
         let acks: Vec<(PeerId, Vec<RequestId>)> = self.acks.drain().collect();
         for (peer, ids) in acks {
             let has_company =
-                self.peers.get(peer).and_then(|p| p.port.as_ref()).is_some_and(|link| !link.outbox.is_empty());
+                self.peers.get(peer).and_then(|p| p.ours.as_ref()).is_some_and(|link| !link.outbox.is_empty());
             if has_company || self.acks_due || ids.len() >= ACK_BATCH {
                 for chunk in ids.chunks(self.options.limits.max_ack_ids.max(1)) {
                     self.send(peer, &Message::CallAck { request_ids: chunk.to_vec() });
@@ -247,7 +285,7 @@ impl State {
         }
         let max_len = self.options.limits.max_batch_len.max(1);
         for peer in self.peers.iter_mut() {
-            if let Some(link) = peer.port.as_mut() {
+            for link in [peer.ours.as_mut(), peer.theirs.as_mut()].into_iter().flatten() {
                 while !link.outbox.is_empty() {
                     let take = link.outbox.len().min(max_len);
                     let mut batch =
@@ -265,7 +303,10 @@ impl State {
             }
         }
         let own = self.own_origin.clone();
-        self.loopback.drain(..).map(|m| (From { peer: SELF_PEER, origin: own.clone(), via_port: true }, m)).collect()
+        self.loopback
+            .drain(..)
+            .map(|m| (From { peer: SELF_PEER, origin: own.clone(), via: Via::Loopback }, m))
+            .collect()
     }
 }
 
@@ -417,7 +458,9 @@ impl Core {
 }
 
 /// A `message` event on the window: the origin is read first (Chromium decodes large cross-origin messages faster
-/// that way), the source must be a window, the data must look like ours before it is serialized for the policy.
+/// that way), the source must be a window, the data must look like ours, and it must fit the size and depth
+/// limits (measured without serializing it) before it is serialized; the JSON text must fit again before it is
+/// copied into wasm memory. A message over the limits costs the page a walk of at most the limit, never a copy.
 fn on_window_message(event: &web_sys::MessageEvent) {
     let origin = event.origin();
     let Some(source) = event.source() else { return };
@@ -429,16 +472,28 @@ fn on_window_message(event: &web_sys::MessageEvent) {
     if !looks_like_ours(&data) {
         return;
     }
-    let text = match js_sys::JSON::stringify(&data) {
-        Ok(text) => String::from(text),
-        Err(_) => {
-            with_core(|state| {
-                state.refuse(
-                    RefusalKind::Envelope(webmcp_policy::ErrorCategory::InvalidJson),
-                    &origin,
-                    "a message that is not JSON",
-                )
-            });
+    let Some(limits) = Core::installed().map(|core| core.state.borrow().options.limits.clone()) else { return };
+    let oversized = match js::measure_message(&data, limits.max_message_bytes, limits.max_depth).as_str() {
+        "too_large" => Some(webmcp_policy::ErrorCategory::TooLarge),
+        "too_deep" => Some(webmcp_policy::ErrorCategory::TooDeep),
+        _ => None,
+    };
+    let text = match oversized {
+        Some(category) => Err(category),
+        None => js_sys::JSON::stringify(&data).map_err(|_| webmcp_policy::ErrorCategory::InvalidJson),
+    };
+    // A UTF-16 length over the byte limit is over it in UTF-8 too: refused before the copy.
+    let text = text.and_then(|text| {
+        if text.length() as usize > limits.max_message_bytes {
+            Err(webmcp_policy::ErrorCategory::TooLarge)
+        } else {
+            Ok(String::from(text))
+        }
+    });
+    let text = match text {
+        Ok(text) => text,
+        Err(category) => {
+            with_core(|state| state.refuse(RefusalKind::Envelope(category), &origin, refused_message(category)));
             return;
         }
     };
@@ -453,19 +508,27 @@ fn on_window_message(event: &web_sys::MessageEvent) {
             );
             return;
         }
-        let limits = state.options.limits.clone();
         match decode(&text, &limits) {
             Ok(Decoded::NotOurs) => {}
             Ok(Decoded::Message(message)) => {
                 let peer = state.peers.upsert(&source, &origin, None);
-                state.handle(From { peer, origin, via_port: false }, message, port);
+                state.handle(From { peer, origin, via: Via::Window }, message, port);
             }
             Err(error) => {
                 let peer = state.peers.upsert(&source, &origin, None);
-                state.malformed(&From { peer, origin, via_port: false }, &error);
+                state.malformed(&From { peer, origin, via: Via::Window }, &error);
             }
         }
     });
+}
+
+/// What the console says of a message refused before it was read.
+fn refused_message(category: webmcp_policy::ErrorCategory) -> &'static str {
+    match category {
+        webmcp_policy::ErrorCategory::TooDeep => "a message nested deeper than the limit, unread",
+        webmcp_policy::ErrorCategory::InvalidJson => "a message that is not JSON",
+        _ => "a message larger than the limit, unread",
+    }
 }
 
 /// A cheap first look: an object whose `type` is a string starting with `WEBMCP_`. The policy decides the rest.
@@ -477,12 +540,23 @@ fn looks_like_ours(data: &JsValue) -> bool {
             .is_some_and(|t| t.starts_with("WEBMCP_"))
 }
 
-/// A batch on a peer's port.
-pub(crate) fn on_port_message(peer: PeerId, event: &web_sys::MessageEvent) {
-    let Some(text) = event.data().as_string() else { return };
+/// A batch on a peer's port `side`.
+pub(crate) fn on_port_message(peer: PeerId, side: PortSide, event: &web_sys::MessageEvent) {
+    let Ok(batch) = event.data().dyn_into::<js_sys::JsString>() else { return };
     with_core(|state| {
+        // A batch over the limit is refused by its length, before it is copied into wasm memory.
+        let limit = state.options.limits.max_batch_bytes;
+        if batch.length() as usize > limit {
+            let origin = state.peers.get(peer).map(|p| p.origin.clone()).unwrap_or_default();
+            return state.refuse(
+                RefusalKind::Envelope(webmcp_policy::ErrorCategory::BadBatch),
+                &origin,
+                "a port batch larger than the limit, unread",
+            );
+        }
+        let text = String::from(batch);
         let Some(origin) = state.peers.get(peer).filter(|p| !p.gone).map(|p| p.origin.clone()) else { return };
-        let from = From { peer, origin, via_port: true };
+        let from = From { peer, origin, via: Via::Port(side) };
         let limits = state.options.limits.clone();
         match decode_batch(&text, &limits) {
             Ok(items) => {
@@ -497,6 +571,11 @@ pub(crate) fn on_port_message(peer: PeerId, event: &web_sys::MessageEvent) {
             Err(error) => state.malformed(&from, &error),
         }
     });
+}
+
+/// A peer's port `side` closed (its other end was closed, or the document that held it went away).
+pub(crate) fn on_port_closed(peer: PeerId, side: PortSide) {
+    with_core(|state| state.port_closed(peer, side));
 }
 
 impl State {
@@ -529,12 +608,18 @@ impl State {
         }
     }
 
-    /// The page is going away: tell every window that listed our tools or waits for one of our calls, and write
-    /// the journals.
+    /// The page is going away: tell every window that waits for one of our calls or listed our tools and could see
+    /// one of them, and write the journals.
     fn going_away(&mut self) {
         let mut told: Vec<PeerId> = Vec::new();
         let waiting: Vec<PeerId> = self.running.values().map(|r| r.reply_to.peer).collect();
-        let listed: Vec<PeerId> = self.peers.iter().filter(|p| p.listed_ours).map(|p| p.id).collect();
+        let (own, expose) = (&self.own_origin, &self.options.expose_tools_to);
+        let listed: Vec<PeerId> = self
+            .peers
+            .iter()
+            .filter(|p| p.listed_ours && (p.sees_ours || self.registry.any_visible(&p.origin, own, expose)))
+            .map(|p| p.id)
+            .collect();
         for peer in waiting.into_iter().chain(listed) {
             if peer != SELF_PEER && !told.contains(&peer) {
                 told.push(peer);

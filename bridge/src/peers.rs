@@ -2,9 +2,9 @@
 //! `MessagePort` set up between two bridges (docs/protocol.md, `WEBMCP_CONNECT`).
 
 use gloo_events::EventListener;
-use wasm_bindgen::JsValue;
-use webmcp_policy::RequestId;
+use wasm_bindgen::{JsCast, JsValue};
 use webmcp_policy::envelope::ToolDescriptor;
+use webmcp_policy::{Message, RequestId};
 
 /// A window this page knows, at one origin. The same window at another origin (after it navigated) is another
 /// peer: nothing learned from one origin ever applies to the other.
@@ -43,26 +43,73 @@ pub(crate) struct Peer {
     pub tools: Vec<ToolDescriptor>,
     /// It listed our tools: tell it when they change.
     pub listed_ours: bool,
-    /// A private port to it, once set up.
-    pub port: Option<PortLink>,
+    /// Its origin could see at least one of our tools when it last listed them or was last told of a change.
+    /// Notices about our tools go only to peers that see one before or after the change.
+    pub sees_ours: bool,
+    /// The private port this page set up to call the peer's tools, once the peer accepted it: our requests go
+    /// out on it and the peer's answers to them come back on it.
+    pub ours: Option<PortLink>,
+    /// The private port the peer set up to call this page's tools: its requests come in on it and our answers
+    /// (and our notices to it as a consumer of our tools) go back on it. Two bridges that call each other hold
+    /// both, so two handshakes that cross never replace each other's port.
+    pub theirs: Option<PortLink>,
     /// Our `WEBMCP_CONNECT` waiting for its `WEBMCP_CONNECTED`.
-    pub connecting: Option<(RequestId, web_sys::MessagePort, EventListener)>,
+    pub connecting: Option<(RequestId, PortLink)>,
     /// The peer went away (GOING_AWAY, closed, navigated): it gets nothing more.
     pub gone: bool,
     /// For a frame of this page: hears the frame load another document, which ends the peer's page.
     pub frame_load: Option<EventListener>,
 }
 
-/// A connected port, with the envelopes waiting to be sent as one batch at the end of the task.
+/// Which private port of a peer (see [`Peer::ours`] and [`Peer::theirs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PortSide {
+    /// Set up by this page, to call the peer's tools.
+    Ours,
+    /// Set up by the peer, to call this page's tools.
+    Theirs,
+}
+
+impl PortSide {
+    /// The port a message travels on: a consumer's messages (requests, cancels, acknowledgements, the handshake)
+    /// on the port the consumer set up, a provider's (answers, notices) on the port its consumer set up.
+    pub fn for_message(message: &Message) -> PortSide {
+        match message {
+            Message::GetToolsRequest { .. }
+            | Message::ExecuteRequest(_)
+            | Message::CancelTool { .. }
+            | Message::CallStatusRequest { .. }
+            | Message::CallAck { .. }
+            | Message::Connect { .. } => PortSide::Ours,
+            Message::GetToolsResponse(_)
+            | Message::ExecuteResponse(_)
+            | Message::CallStatusResponse(_)
+            | Message::ToolsChanged
+            | Message::GoingAway
+            | Message::Connected { .. } => PortSide::Theirs,
+        }
+    }
+}
+
+/// A private port, with the envelopes waiting to be sent as one batch at the end of the task.
 pub(crate) struct PortLink {
     pub port: web_sys::MessagePort,
     pub outbox: Vec<String>,
-    _listener: EventListener,
+    _listeners: [EventListener; 2],
 }
 
 impl PortLink {
-    pub fn new(port: web_sys::MessagePort, listener: EventListener) -> Self {
-        Self { port, outbox: Vec::new(), _listener: listener }
+    /// Listens on `port`: its batches go to `on_port_message`, and its `close` event (the other end was closed,
+    /// or its document went away) to `on_port_closed`, both tagged with the peer and the side.
+    pub fn listen(port: web_sys::MessagePort, peer: PeerId, side: PortSide) -> Self {
+        let message = EventListener::new(&port, "message", move |event| {
+            if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
+                crate::core::on_port_message(peer, side, event);
+            }
+        });
+        let close = EventListener::new(&port, "close", move |_| crate::core::on_port_closed(peer, side));
+        port.start();
+        Self { port, outbox: Vec::new(), _listeners: [message, close] }
     }
 }
 
@@ -88,7 +135,9 @@ impl Peers {
             bridge: true,
             tools: Vec::new(),
             listed_ours: false,
-            port: None,
+            sees_ours: false,
+            ours: None,
+            theirs: None,
             connecting: None,
             gone: false,
             frame_load: None,
@@ -129,7 +178,9 @@ impl Peers {
             bridge: false,
             tools: Vec::new(),
             listed_ours: false,
-            port: None,
+            sees_ours: false,
+            ours: None,
+            theirs: None,
             connecting: None,
             gone: false,
             frame_load: None,
@@ -144,7 +195,8 @@ impl Peers {
         }
         if let Some(peer) = self.get_mut(id) {
             peer.gone = true;
-            peer.port = None;
+            peer.ours = None;
+            peer.theirs = None;
             peer.connecting = None;
             peer.frame_load = None;
             peer.tools.clear();
@@ -157,5 +209,15 @@ impl Peers {
 
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Peer> {
         self.list.iter_mut().filter(|p| !p.gone)
+    }
+}
+
+impl Peer {
+    /// The peer's port on `side`, when connected.
+    pub fn link_mut(&mut self, side: PortSide) -> Option<&mut PortLink> {
+        match side {
+            PortSide::Ours => self.ours.as_mut(),
+            PortSide::Theirs => self.theirs.as_mut(),
+        }
     }
 }

@@ -1,16 +1,15 @@
 //! Answering other windows: listing the tools visible to the caller's origin, running calls once, and replying
 //! to the window (or port) the request came from, at its origin.
 
-use gloo_events::EventListener;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use webmcp_policy::envelope::{CallState, CallStatusResponse, ExecuteRequest, GetToolsResponse, ThrownError};
 use webmcp_policy::guard::{RateDecision, RefusalKind};
 use webmcp_policy::journal::{CancelDecision, ExecuteDecision, StatusAnswer, ToolOutcome};
 use webmcp_policy::{ErrorKind, JsonText, Message, RequestId, ToolError};
 
 use crate::convert::outcome_to_response;
-use crate::core::{From, State};
-use crate::peers::{PortLink, SELF_PEER};
+use crate::core::{From, State, Via};
+use crate::peers::{PortLink, PortSide, SELF_PEER};
 use crate::registry::Handler;
 use crate::user::UserCall;
 use crate::{console, js};
@@ -33,7 +32,7 @@ impl State {
             return;
         }
         let max = self.options.limits.max_tools_per_response;
-        let tools = self
+        let tools: Vec<_> = self
             .registry
             .visible_to(&from.origin, &self.own_origin, &self.options.expose_tools_to)
             .take(max)
@@ -41,6 +40,7 @@ impl State {
             .collect();
         if let Some(peer) = self.peers.get_mut(from.peer) {
             peer.listed_ours = true;
+            peer.sees_ours = !tools.is_empty();
             peer.bridge |= bridge;
         }
         self.reply(from, &Message::GetToolsResponse(GetToolsResponse { request_id, tools, bridge: true }));
@@ -95,7 +95,7 @@ impl State {
             };
             if let Some(problem) = problem {
                 let error = ToolError::new(ErrorKind::InvalidArgs, format!("invalid arguments for {name}: {problem}"));
-                return self.finish(&(from.origin.clone(), request_id), ToolOutcome::Failed(error));
+                return self.finish(&(from.origin.clone(), request_id), ToolOutcome::Failed(error), Some(from.clone()));
             }
         }
         let Ok(controller) = web_sys::AbortController::new() else { return };
@@ -135,7 +135,7 @@ impl State {
             },
             Err(thrown) => ToolOutcome::Failed(self.thrown_to_error(&thrown)),
         };
-        self.finish(&key, outcome);
+        self.finish(&key, outcome, None);
     }
 
     /// A Rust tool settled.
@@ -145,7 +145,7 @@ impl State {
             Ok(value) => ToolOutcome::Completed { result: JsonText::from_value(&value).into_string() },
             Err(error) => ToolOutcome::Failed(error),
         };
-        self.finish(&key, outcome);
+        self.finish(&key, outcome, None);
     }
 
     fn thrown_to_error(&self, thrown: &JsValue) -> ToolError {
@@ -164,25 +164,19 @@ impl State {
             .to_tool_error(&self.options.limits)
     }
 
-    /// Records how a call ended and sends it where the latest question about it came from.
-    fn finish(&mut self, key: &(String, RequestId), outcome: ToolOutcome) {
+    /// Records how a call ended and sends it where the latest question about it came from: `asker` for a call
+    /// that ends before it runs, else the window (or port) recorded when it started or last asked about it. An
+    /// outcome whose asker is unknown is kept for the status query that will come, never sent to another window
+    /// of the same origin.
+    fn finish(&mut self, key: &(String, RequestId), outcome: ToolOutcome, asker: Option<From>) {
         let now = self.now();
-        let reply_to = self.running.remove(key).map(|r| r.reply_to);
+        let reply_to = self.running.remove(key).map(|r| r.reply_to).or(asker);
         let Some(journals) = self.journals.as_mut() else { return };
         let Some(outcome) = journals.provider.on_finish(&key.0, &key.1, outcome, now) else { return };
         self.schedule_journal_flush();
-        let Some(reply_to) = reply_to.or_else(|| self.peer_route(&key.0)) else { return };
+        let Some(reply_to) = reply_to else { return };
         let response = outcome_to_response(key.1.clone(), outcome, &self.options.limits);
         self.reply(&reply_to, &Message::ExecuteResponse(response));
-    }
-
-    /// A route to some live peer of `origin`, for an outcome whose asker is unknown (a refused call's reply).
-    fn peer_route(&self, origin: &str) -> Option<From> {
-        self.peers.iter().find(|p| p.origin == origin).map(|p| From {
-            peer: p.id,
-            origin: p.origin.clone(),
-            via_port: p.port.is_some(),
-        })
     }
 
     pub(crate) fn on_cancel(&mut self, from: &From, request_id: &RequestId) {
@@ -236,10 +230,14 @@ impl State {
         }
     }
 
-    /// A consumer offers a private port. Accepted when its origin may see at least one tool.
+    /// A consumer offers a private port for its calls to this page. Accepted when its origin may see at least one
+    /// tool; it replaces an earlier port of the same peer for that purpose (the consumer set up a new one), and
+    /// never touches the port of this page's own calls to the peer.
     pub(crate) fn on_connect(&mut self, from: &From, request_id: RequestId, port: Option<web_sys::MessagePort>) {
         let Some(port) = port else { return };
-        if from.via_port || !self.registry.any_visible(&from.origin, &self.own_origin, &self.options.expose_tools_to) {
+        if from.via != Via::Window
+            || !self.registry.any_visible(&from.origin, &self.own_origin, &self.options.expose_tools_to)
+        {
             port.close();
             return self.refuse(
                 RefusalKind::OriginNotAllowed,
@@ -248,23 +246,26 @@ impl State {
             );
         }
         let peer_id = from.peer;
-        let listener = EventListener::new(&port, "message", move |event| {
-            if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
-                crate::core::on_port_message(peer_id, event);
-            }
-        });
-        port.start();
         let Some(peer) = self.peers.get_mut(peer_id) else { return };
         peer.bridge = true;
-        peer.port = Some(PortLink::new(port, listener));
+        peer.theirs = Some(PortLink::listen(port, peer_id, PortSide::Theirs));
         self.send(peer_id, &Message::Connected { request_id });
     }
 
-    /// Tells every window that listed our tools that they changed.
+    /// Tells the windows that listed our tools that they changed: those whose origin saw at least one tool before
+    /// the change or sees one after it. An origin that sees nothing either way learns nothing of tools hidden
+    /// from it.
     pub(crate) fn announce_tools_changed(&mut self) {
-        let listed: Vec<_> =
-            self.peers.iter().filter(|p| p.listed_ours && p.id != SELF_PEER && p.bridge).map(|p| p.id).collect();
-        for peer in listed {
+        let mut told = Vec::new();
+        let (own, expose) = (&self.own_origin, &self.options.expose_tools_to);
+        for peer in self.peers.iter_mut().filter(|p| p.listed_ours && p.id != SELF_PEER && p.bridge) {
+            let sees_now = self.registry.any_visible(&peer.origin, own, expose);
+            if peer.sees_ours || sees_now {
+                told.push(peer.id);
+            }
+            peer.sees_ours = sees_now;
+        }
+        for peer in told {
             self.send(peer, &Message::ToolsChanged);
         }
         self.user_calls.push(UserCall::FireToolChange);

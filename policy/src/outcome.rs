@@ -88,6 +88,16 @@ impl ErrorKind {
         }
     }
 
+    /// Reads the `code` of a provider's response: as [`ErrorKind::from_wire`], except that a code only the
+    /// caller's own side gives ([`ErrorKind::Timeout`]: its own time limit passed) reads as
+    /// [`ErrorKind::ToolError`], so that a provider cannot make its failure look like the caller's time limit.
+    pub fn from_provider(code: &str) -> Self {
+        match Self::from_wire(code) {
+            Self::Timeout => Self::ToolError,
+            kind => kind,
+        }
+    }
+
     /// The error name a caller sees for a failure of this kind when the provider sent no standard name.
     pub fn default_error_name(self) -> &'static str {
         match self {

@@ -255,6 +255,11 @@ fn cases() -> Vec<(&'static str, String, Want)> {
             .into(),
         ),
         (
+            "a provider's timeout code reads as tool_error: only the caller's side gives its own time limit",
+            format!(r#"{{{DONE},"success":false,"error":"slow","code":"timeout"}}"#),
+            response("c1", Err(failure(ErrorKind::ToolError, "slow"))).into(),
+        ),
+        (
             "a long error is cut, not refused",
             format!(r#"{{{DONE},"success":false,"error":"{}"}}"#, "x".repeat(5000)),
             response("c1", Err(failure(ErrorKind::ToolError, &format!("{}…", "x".repeat(999))))).into(),

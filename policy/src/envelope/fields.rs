@@ -202,7 +202,7 @@ impl<'t> Fields<'_, 't> {
         }
         let message = self.string(Field::Error.name(), self.require(Field::Error)?)?;
         let kind = match self.slot(Field::Code).map(|scan| (scan.kind, scan)) {
-            Some((JsonKind::String, scan)) => ErrorKind::from_wire(&scan.raw_str(self.text).unescape()),
+            Some((JsonKind::String, scan)) => ErrorKind::from_provider(&scan.raw_str(self.text).unescape()),
             _ => ErrorKind::ToolError,
         };
         let name = match self.slot(Field::ErrorName) {

@@ -20,6 +20,12 @@ pub enum RefusalKind {
     OriginNotAllowed,
     /// A message from an opaque origin (`"null"`), which never gets a reply.
     OpaqueOrigin,
+    /// A message that arrived while the bridge was starting, beyond the work it keeps until it is ready.
+    Backlog,
+    /// A `postMessage` that the browser refused to send.
+    PostFailed,
+    /// A journal write that storage refused.
+    StorageFailed,
 }
 
 impl From<ErrorCategory> for RefusalKind {

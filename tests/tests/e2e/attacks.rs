@@ -10,6 +10,8 @@ mod arena;
 mod console;
 #[path = "attacks/flood.rs"]
 mod flood;
+#[path = "attacks/huge.rs"]
+mod huge;
 #[path = "attacks/journal.rs"]
 mod journal;
 #[path = "attacks/pollution.rs"]
@@ -39,6 +41,10 @@ pub fn cases() -> Vec<Case> {
         case!(
             "attacks::a_poisoned_tool_list_reaches_the_page_without_proto_keys",
             pollution::a_poisoned_tool_list_reaches_the_page_without_proto_keys
+        ),
+        case!(
+            "attacks::a_huge_message_is_refused_before_it_reaches_wasm_memory",
+            huge::a_huge_message_is_refused_before_it_reaches_wasm_memory
         ),
     ]
 }

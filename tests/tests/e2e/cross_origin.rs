@@ -2,6 +2,8 @@
 //! both directions (the host exposes tools to the iframe; the host consumes the iframe's tools), siblings of other
 //! origins, and an opener with its popup. Every case ends with the check that no post of the bridge named '*'.
 
+#[path = "cross_origin/defects.rs"]
+mod defects;
 #[path = "cross_origin/pages.rs"]
 pub mod pages;
 
@@ -45,6 +47,22 @@ pub fn cases() -> Vec<Case> {
         case!(
             "cross::invalid_arguments_are_refused_before_the_tool_runs",
             invalid_arguments_are_refused_before_the_tool_runs
+        ),
+        case!(
+            "cross::two_bridges_that_list_and_call_each_other_at_once_never_hang",
+            defects::two_bridges_that_list_and_call_each_other_at_once_never_hang
+        ),
+        case!(
+            "cross::crossing_port_handshakes_leave_a_working_port_each_way",
+            defects::crossing_port_handshakes_leave_a_working_port_each_way
+        ),
+        case!(
+            "cross::an_invalid_args_refusal_goes_to_the_window_that_asked",
+            defects::an_invalid_args_refusal_goes_to_the_window_that_asked
+        ),
+        case!(
+            "cross::tool_change_notices_skip_origins_that_see_no_tool",
+            defects::tool_change_notices_skip_origins_that_see_no_tool
         ),
     ]
 }

@@ -35,7 +35,7 @@ const MAX_WARNINGS: usize = 10;
 const EXTRA_ARGS: [&str; 2] = ["--enable-precise-memory-info", "--js-flags=--expose-gc"];
 
 /// A chromedriver and a Chromium of this case's own, with [`EXTRA_ARGS`].
-async fn precise_memory_session() -> E2eResult<(ChromeDriver, Session)> {
+pub(super) async fn precise_memory_session() -> E2eResult<(ChromeDriver, Session)> {
     let driver = tokio::task::spawn_blocking(|| ChromeDriver::start(&ChromeDriver::binary_from_env()))
         .await
         .map_err(|error| E2eError::Check(format!("starting chromedriver: {error}")))??;
@@ -53,7 +53,7 @@ async fn precise_memory_session() -> E2eResult<(ChromeDriver, Session)> {
 }
 
 /// `count` sequential widget calls of `cart`; their latencies in milliseconds.
-const CALLS: &str = "const out = []; for (let i = 0; i < args[0]; i += 1) { const start = performance.now(); \
+pub(super) const CALLS: &str = "const out = []; for (let i = 0; i < args[0]; i += 1) { const start = performance.now(); \
     const state = await window.__demo.run('cart'); out.push({ ms: performance.now() - start, state }); } return out;";
 
 /// In the widget: tells the attacker to go, then every 50 ms starts a call (without waiting for the previous one,
@@ -81,7 +81,7 @@ const FAILED_CHIPS: &str = "return [...document.querySelectorAll('.chip[data-sta
     .map((chip) => [chip.dataset.tool, chip.dataset.code, chip.closest('li').querySelector('.call-detail').textContent]);";
 
 /// (p50, max) of the `ms` fields, and whether every call completed.
-fn latencies(calls: &Value) -> (f64, f64, usize, bool) {
+pub(super) fn latencies(calls: &Value) -> (f64, f64, usize, bool) {
     let calls = calls.as_array().cloned().unwrap_or_default();
     let mut ms: Vec<f64> = calls.iter().filter_map(|call| call["ms"].as_f64()).collect();
     ms.sort_by(f64::total_cmp);
@@ -91,15 +91,15 @@ fn latencies(calls: &Value) -> (f64, f64, usize, bool) {
     (p50, max, calls.len(), completed)
 }
 
-async fn memory(session: &Session) -> E2eResult<Value> {
+pub(super) async fn memory(session: &Session) -> E2eResult<Value> {
     run_in(session, Frame::Shop, "return await window.__victim.memory();", vec![]).await
 }
 
-fn mib(bytes: &Value) -> String {
+pub(super) fn mib(bytes: &Value) -> String {
     bytes.as_f64().map_or_else(|| "n/a".to_owned(), |b| format!("{:.1} MiB", b / 1024.0 / 1024.0))
 }
 
-fn growth(before: &Value, after: &Value, field: &str) -> i64 {
+pub(super) fn growth(before: &Value, after: &Value, field: &str) -> i64 {
     after[field].as_i64().unwrap_or(0) - before[field].as_i64().unwrap_or(0)
 }
 
