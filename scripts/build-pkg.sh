@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the npm-style package of the bridge into bridge/pkg: ES module, .wasm, .d.ts and package.json.
+# Builds the npm package of the bridge (@webmcp-bridge/web) into bridge/pkg: the wasm-bindgen ES module and .wasm,
+# the entry module and React hook of bridge/npm, types, package.json, licenses. scripts/pack.sh packs it.
 # Usage: scripts/build-pkg.sh [--dev]   (--dev builds the debug profile, for quick iterations)
 #
 # Size choices (measured with twiggy and gzip -9; see docs/performance.md): the `wasm-release` profile
@@ -32,19 +33,41 @@ tmp=$(mktemp -d "$ROOT/bridge/.pkg.XXXXXX")
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$tmp" --out-name webmcp_bridge "$wasm"
+# The package's own files (the entry with its checks, the React hook, types) and the texts npm shows and ships.
+cp "$ROOT"/bridge/npm/{index.js,index.d.ts,react.js,react.d.ts,wasm.d.ts,README.md} "$tmp/"
+cp "$ROOT"/{LICENSE-MIT,LICENSE-APACHE,CHANGELOG.md} "$tmp/"
+rm -f "$tmp/webmcp_bridge_bg.wasm.d.ts"
+# One version for the crates and the package: the workspace's.
 version=$(awk -F'"' '/^version = /{print $2; exit}' "$ROOT/Cargo.toml")
+repository=$(awk -F'"' '/^repository = /{print $2; exit}' "$ROOT/Cargo.toml")
 cat > "$tmp/package.json" <<JSON
 {
-  "name": "webmcp-bridge",
+  "name": "@webmcp-bridge/web",
   "version": "$version",
   "description": "Expose WebMCP tools to other windows and call theirs, over postMessage, safely.",
+  "keywords": ["webmcp", "mcp", "postMessage", "iframe", "modelContext", "wasm"],
   "license": "MIT OR Apache-2.0",
+  "repository": { "type": "git", "url": "git+$repository.git" },
+  "homepage": "$repository#readme",
+  "bugs": "$repository/issues",
   "type": "module",
-  "main": "webmcp_bridge.js",
-  "module": "webmcp_bridge.js",
-  "types": "webmcp_bridge.d.ts",
-  "files": ["webmcp_bridge.js", "webmcp_bridge_bg.wasm", "webmcp_bridge.d.ts", "webmcp_bridge_bg.wasm.d.ts", "snippets"],
-  "sideEffects": false
+  "main": "./index.js",
+  "module": "./index.js",
+  "types": "./index.d.ts",
+  "exports": {
+    ".": { "types": "./index.d.ts", "default": "./index.js" },
+    "./react": { "types": "./react.d.ts", "default": "./react.js" },
+    "./wasm": { "types": "./wasm.d.ts", "default": "./webmcp_bridge_bg.wasm" },
+    "./package.json": "./package.json"
+  },
+  "files": [
+    "index.js", "index.d.ts", "react.js", "react.d.ts", "wasm.d.ts",
+    "webmcp_bridge.js", "webmcp_bridge.d.ts", "webmcp_bridge_bg.wasm", "snippets",
+    "LICENSE-MIT", "LICENSE-APACHE", "CHANGELOG.md"
+  ],
+  "sideEffects": false,
+  "peerDependencies": { "react": ">=18" },
+  "peerDependenciesMeta": { "react": { "optional": true } }
 }
 JSON
 rm -rf "$out"

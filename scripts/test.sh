@@ -62,6 +62,7 @@ step clippy-native cargo clippy --workspace --all-targets --locked -- -D warning
 step clippy-wasm32 wasm_cargo clippy -p webmcp-policy -p webmcp-bridge --all-targets --locked -- -D warnings
 step tests-native cargo test --workspace --exclude webmcp-e2e --locked
 step build-pkg "$ROOT/scripts/build-pkg.sh"
+step packaging "$ROOT/tests/packaging/run.sh"
 step browser-policy browser_tests webmcp-policy
 step browser-bridge browser_tests webmcp-bridge
 if [ -f "$ROOT/tests/tests/e2e.rs" ]; then

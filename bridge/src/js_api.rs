@@ -1,12 +1,11 @@
 //! The JavaScript API: `install()` and the `document.modelContext`-shaped object it returns.
 
-use std::rc::Rc;
-
 use wasm_bindgen::prelude::*;
 use webmcp_policy::{ArgSchema, JsonText, ParseOptions, ToolName};
 
 use crate::consumer::{CallTarget, ListWaiter, Waiter};
 use crate::core::{Core, with_core};
+use crate::install::install_core;
 use crate::options::{get, origin_list};
 use crate::peers::SELF_PEER;
 use crate::registry::{Handler, LocalTool};
@@ -38,14 +37,9 @@ pub fn install(
     Ok(context)
 }
 
-pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Core>, BridgeError> {
-    if let Some(core) = Core::installed() {
-        return Ok(core);
-    }
-    for warning in options.expose_tools_to.warnings() {
-        console::warn(&format!("expose-tools-to: {warning}"));
-    }
-    let core = Core::install(options)?;
+/// Makes the `document.modelContext`-shaped object of `core`, and defines `document.modelContext` where the page
+/// has none.
+pub(crate) fn define_model_context(core: &Core) {
     let context = js::make_model_context(BridgeHandle {}.into());
     *core.context.borrow_mut() = context.clone();
     js::mark_installed(&context);
@@ -62,8 +56,6 @@ pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Core>, BridgeErr
             );
         }
     }
-    crate::forms::start();
-    Ok(core)
 }
 
 fn to_js_error(error: BridgeError) -> JsValue {
@@ -319,15 +311,26 @@ export interface InstallOptions {
   storage?: "session" | "memory";
 }
 
-/** A tool as a page registers it. */
-export interface ToolDefinition {
+/** The arguments `execute` receives when no type is given: a JSON object, checked against `inputSchema`. */
+export type ToolArgs = Record<string, unknown>;
+
+/** What `execute` receives besides the arguments. */
+export interface ToolExecuteContext {
+  /** Aborted when the caller stops the call (or its window goes away). */
+  readonly signal: AbortSignal;
+}
+
+/** A tool as a page registers it. `Args` types `execute`'s arguments (match it to `inputSchema`). */
+export interface ToolDefinition<Args extends object = ToolArgs, Result = unknown> {
   name: string;
   description: string;
   inputSchema?: object;
   annotations?: object;
   /** Check arguments against inputSchema before execute runs (default true). */
   validateArgs?: boolean;
-  execute(args: any, context: { signal: AbortSignal }): unknown | Promise<unknown>;
+  /** Returns the result (any JSON-like value) or throws: an Error's `status` (100-599) and `retryAfter` reach
+   * the caller. */
+  execute(args: Args, context: ToolExecuteContext): Result | Promise<Result>;
 }
 
 export interface RegisterToolOptions {
@@ -368,17 +371,30 @@ export interface ExecuteToolOptions {
   timeoutMs?: number;
 }
 
-/** The error a failed call rejects with. */
+/** The category of a failed call (`ToolCallError.code`). */
+export type ToolCallErrorCode =
+  | "tool_error"
+  | "unknown_tool"
+  | "invalid_args"
+  | "too_many_calls"
+  | "interrupted"
+  | "cancelled"
+  | "timeout"
+  | "refused";
+
+/** The error a failed call rejects with (an `Error`; test for it with `isToolCallError`). */
 export interface ToolCallError extends Error {
-  /** "tool_error", "unknown_tool", "invalid_args", "too_many_calls", "interrupted", "cancelled", "timeout", "refused". */
-  code?: string;
+  /** What kind of failure: branch on this, not on the message. */
+  code: ToolCallErrorCode;
   /** The HTTP-like status the tool threw with, when valid (100-599). */
   status?: number;
   /** The retryAfter the tool threw with, as given (a number, or a numeric string). */
   retryAfter?: number | string;
 }
 
-export declare class ToolResultEvent extends Event {
+/** `toolresult`: a call of this page settled (even one resumed after a reload). */
+export interface ToolResultEvent extends Event {
+  readonly type: "toolresult";
   readonly callId: string;
   readonly name: string;
   readonly origin: string;
@@ -390,9 +406,10 @@ export declare class ToolResultEvent extends Event {
   readonly recovered: boolean;
 }
 
-/** A call made by another page of this origin (another tab, or another frame): statuses only, never its
- * arguments or result. Observing never runs or resumes the call; only the page that made it does. */
-export declare class ToolStatusEvent extends Event {
+/** `toolstatus`: a call made by another page of this origin (another tab, or another frame): statuses only, never
+ * its arguments or result. Observing never runs or resumes the call; only the page that made it does. */
+export interface ToolStatusEvent extends Event {
+  readonly type: "toolstatus";
   /** The public label of the tab whose page made the call (the same across its reloads; never its id). */
   readonly tab: string;
   readonly callId: string;
@@ -404,15 +421,63 @@ export declare class ToolStatusEvent extends Event {
   readonly durationMs?: number;
 }
 
-export declare class ModelContext extends EventTarget {
+/** The events of a `ModelContext`, by type. */
+export interface ModelContextEventMap {
+  /** The tools this page can see changed (a window around it registered or unregistered one). */
+  toolchange: Event;
+  toolresult: ToolResultEvent;
+  toolstatus: ToolStatusEvent;
+}
+
+/** The object `install()` returns, also defined as `document.modelContext` (where the page has none). */
+export interface ModelContext extends EventTarget {
   /** Resolves when the bridge is ready: it knows its tab and frame and resumed its journal (an extension). */
   readonly ready: Promise<void>;
-  registerTool(tool: ToolDefinition, options?: RegisterToolOptions): void;
+  registerTool<Args extends object = ToolArgs, Result = unknown>(
+    tool: ToolDefinition<Args, Result>,
+    options?: RegisterToolOptions,
+  ): void;
   unregisterTool(name: string): boolean;
+  /** Lists this page's tools and those of the windows around it (parent, its frames, this page's frames,
+   * opener) whose origin is in `fromOrigins`. A window that has not answered within `timeoutMs` is left out: an
+   * iframe still loading is listed by a later call. To wait for one, call again on `toolchange` (fired when a
+   * window's tools appear), or after the iframe's `load` event plus its own `install()`. */
   getTools(options?: GetToolsOptions): Promise<Tool[]>;
-  executeTool(tool: Tool, args: object | string, options?: ExecuteToolOptions): Promise<unknown>;
-  ontoolchange: ((event: Event) => void) | null;
-  ontoolresult: ((event: ToolResultEvent) => void) | null;
-  ontoolstatus: ((event: ToolStatusEvent) => void) | null;
+  /** Calls a tool from getTools. Rejects with a `ToolCallError` (or the signal's reason when aborted). */
+  executeTool<Result = unknown>(
+    tool: Tool,
+    args: object | string,
+    options?: ExecuteToolOptions,
+  ): Promise<Result>;
+  ontoolchange: ((this: ModelContext, event: Event) => void) | null;
+  ontoolresult: ((this: ModelContext, event: ToolResultEvent) => void) | null;
+  ontoolstatus: ((this: ModelContext, event: ToolStatusEvent) => void) | null;
+  addEventListener<K extends keyof ModelContextEventMap>(
+    type: K,
+    listener: (this: ModelContext, event: ModelContextEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof ModelContextEventMap>(
+    type: K,
+    listener: (this: ModelContext, event: ModelContextEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions,
+  ): void;
+}
+
+declare global {
+  interface Document {
+    /** The page's model context: the bridge's once `install()` ran (unless the browser has its own). */
+    readonly modelContext: ModelContext;
+  }
 }
 "#;

@@ -6,8 +6,7 @@
 //!
 //! ```no_run
 //! use serde_json::{Value, json};
-//! use webmcp_bridge::{Bridge, BridgeOptions, CallOptions, ToolDefinition};
-//! use webmcp_policy::{OriginList, ToolError};
+//! use webmcp_bridge::{Bridge, BridgeOptions, CallOptions, OriginList, ToolDefinition, ToolError};
 //!
 //! # async fn shop() -> Result<(), Box<dyn std::error::Error>> {
 //! // Only the widget's origin (and the shop's own) may see the shop's tools.
@@ -38,10 +37,11 @@
 //! # }
 //! ```
 //!
-//! From JavaScript the same bridge is `document.modelContext`:
+//! From JavaScript (the npm package `@webmcp-bridge/web`, built from this crate) the same bridge is
+//! `document.modelContext`:
 //!
 //! ```js
-//! import init, { install } from "./pkg/webmcp_bridge.js";
+//! import init, { install } from "@webmcp-bridge/web";
 //! await init();
 //! install({ exposeToolsTo: "https://widget.example" });
 //! document.modelContext.registerTool({ name: "add_to_cart", description: "Add a product to the cart.",
@@ -52,7 +52,13 @@
 //! Who may see what is decided by `webmcp-policy` (origin lists, visibility, message envelopes, the once-only
 //! journals); this crate binds those decisions to the browser. The wire protocol is in `docs/protocol.md`, the
 //! once-only guarantees in `docs/once-only.md`.
+//!
+//! Cargo features: `js-api` (default) exports the JavaScript API (`install()` and the `document.modelContext`
+//! object); a Rust app that uses only [`Bridge`] can leave it out with `default-features = false`.
 #![deny(missing_docs)]
+// Without the JavaScript API, the parts only it reaches (the promise-based waiters, reading `install()` options)
+// are left unused rather than cut out file by file.
+#![cfg_attr(not(feature = "js-api"), allow(dead_code))]
 
 mod catalog;
 mod console;
@@ -61,7 +67,9 @@ mod convert;
 mod core;
 mod error;
 mod forms;
+mod install;
 mod js;
+#[cfg(feature = "js-api")]
 mod js_api;
 mod listeners;
 mod observe;
@@ -77,6 +85,7 @@ mod tab;
 mod user;
 
 pub use error::{BridgeError, CallError};
+#[cfg(feature = "js-api")]
 pub use js_api::{BridgeHandle, install};
 pub use listeners::ListenerGuard;
 pub use observe::{ObservedCall, ObservedStatus};
@@ -85,7 +94,7 @@ pub use registry::ToolFuture;
 pub use rust_api::{
     Bridge, CallOptions, CallStatus, RemoteTool, ToolCall, ToolDefinition, ToolRegistration, ToolResult,
 };
-pub use webmcp_policy::{ErrorKind, ToolError};
+pub use webmcp_policy::{ErrorKind, OriginList, ToolError};
 
 /// A small listener guard for `message` events, used by the tests of the gloo-style guard behaviour.
 pub mod listener {

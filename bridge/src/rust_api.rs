@@ -31,12 +31,13 @@ impl Bridge {
     /// Installs the bridge in this page (or returns the one already installed): it starts answering other
     /// windows and defines `document.modelContext` where the page has none.
     pub fn install(options: BridgeOptions) -> Result<Self, BridgeError> {
-        let core = crate::js_api::install_core(options)?;
+        let core = crate::install::install_core(options)?;
         Ok(Self { core })
     }
 
     /// The `document.modelContext`-shaped JavaScript object of this bridge (an `EventTarget` with
-    /// `registerTool`, `getTools`, `executeTool`, and `toolchange` / `toolresult` events).
+    /// `registerTool`, `getTools`, `executeTool`, and `toolchange` / `toolresult` events); `undefined` when the
+    /// crate is built without its `js-api` feature.
     pub fn model_context(&self) -> JsValue {
         self.core.context.borrow().clone()
     }

@@ -1,0 +1,22 @@
+//! Installing the page's one bridge, for the Rust API and (with the `js-api` feature) the JavaScript one.
+
+use std::rc::Rc;
+
+use crate::core::Core;
+use crate::{BridgeError, BridgeOptions, console};
+
+/// Installs the bridge, or returns the one this module already installed (its options win). With the `js-api`
+/// feature it also makes the `document.modelContext` object and defines it where the page has none.
+pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Core>, BridgeError> {
+    if let Some(core) = Core::installed() {
+        return Ok(core);
+    }
+    for warning in options.expose_tools_to.warnings() {
+        console::warn(&format!("expose-tools-to: {warning}"));
+    }
+    let core = Core::install(options)?;
+    #[cfg(feature = "js-api")]
+    crate::js_api::define_model_context(&core);
+    crate::forms::start();
+    Ok(core)
+}

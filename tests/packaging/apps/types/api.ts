@@ -1,0 +1,74 @@
+// What a strict TypeScript user expects of the package's types (compiled by tsc --noEmit in run.mjs; every
+// `@ts-expect-error` must find an error, or tsc fails).
+import init, { install, isToolCallError } from "@webmcp-bridge/web";
+import type { ModelContext, Tool, ToolCallErrorCode, ToolResultEvent, ToolStatusEvent } from "@webmcp-bridge/web";
+import * as pkg from "@webmcp-bridge/web";
+import * as react from "@webmcp-bridge/web/react";
+import wasmUrl from "@webmcp-bridge/web/wasm";
+
+await init();
+await init({ module_or_path: wasmUrl });
+
+// install() takes no argument, or typed options.
+const context: ModelContext = install();
+install({ exposeToolsTo: ["https://a.example"], storage: "memory" });
+// @ts-expect-error: a misspelled option is a type error (and a warning at run time)
+install({ exposeToolTo: "https://a.example" });
+
+// document.modelContext is declared (global augmentation), and is the same type.
+const same: ModelContext = document.modelContext;
+
+// Events by type.
+document.modelContext.addEventListener("toolresult", (e) => {
+  const id: string = e.callId;
+  const status: "completed" | "failed" | "stopped" | "interrupted" = e.status;
+  const code: ToolCallErrorCode | undefined = e.error?.code;
+  void [id, status, code];
+});
+context.addEventListener("toolstatus", (e: ToolStatusEvent) => void e.tab);
+context.ontoolresult = (e: ToolResultEvent) => void e.durationMs;
+// @ts-expect-error: toolresult events have no `tab`
+context.addEventListener("toolresult", (e) => e.tab);
+
+// execute(args) typed from a generic.
+context.registerTool<{ sku: string; quantity?: number }>({
+  name: "add_to_cart",
+  description: "Add a product to the cart.",
+  execute({ sku, quantity }, { signal }) {
+    const upper: string = sku.toUpperCase();
+    return { upper, quantity: quantity ?? 1, aborted: signal.aborted };
+  },
+});
+context.registerTool<{ sku: string }>({
+  name: "bad",
+  description: "Wrong argument type.",
+  // @ts-expect-error: sku is a string, not a number
+  execute({ sku }: { sku: number }) {
+    return sku;
+  },
+});
+
+// Results and errors typed.
+async function call(tool: Tool) {
+  const receipt = await context.executeTool<{ id: string }>(tool, { amount: 5 }, { callId: "order-1", timeoutMs: 5000 });
+  const id: string = receipt.id;
+  try {
+    await context.executeTool(tool, {});
+  } catch (error) {
+    if (isToolCallError(error)) {
+      const code: ToolCallErrorCode = error.code;
+      const status: number | undefined = error.status;
+      const retryAfter: number | string | undefined = error.retryAfter;
+      void [code, status, retryAfter];
+    }
+  }
+  return id;
+}
+void [same, call];
+
+// Only runtime exports are values: these are exactly what index.js and react.js export.
+const values: Record<keyof typeof pkg, true> = { default: true, initSync: true, install: true, isToolCallError: true };
+const reactValues: Record<keyof typeof react, true> = { useTool: true };
+void [values, reactValues];
+// @ts-expect-error: ModelContext is a type, not a class the module exports
+void pkg.ModelContext;
