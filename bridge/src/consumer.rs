@@ -30,6 +30,8 @@ pub(crate) enum Waiter {
 /// A call of this page that someone waits for.
 pub(crate) struct PendingCall {
     pub peer: PeerId,
+    /// When the call was sent, or its provider last said it is running (ms since the epoch).
+    pub since: u64,
     pub waiters: Vec<Waiter>,
     pub guards: Vec<EventListener>,
     pub timeout: Option<Timeout>,
@@ -63,6 +65,9 @@ pub(crate) struct CallTarget {
 }
 
 const STATUS_RETRY_MS: [u32; 6] = [250, 500, 1000, 2000, 4000, 8000];
+
+/// How long a bridge provider may say nothing while a call waits on it before it is asked how the call stands.
+const SILENT_PROVIDER_MS: u64 = 3000;
 
 impl State {
     // ---------------------------------------------------------------- listing
@@ -251,35 +256,6 @@ impl State {
         }
     }
 
-    /// A port of a peer closed: its other end was closed, or the document that held it went away. The port is
-    /// dropped, and messages to the peer go by window again. A call that waits on the peer is not left hanging:
-    /// the peer is asked how it ended (by window), and when it does not answer it counts as gone.
-    pub(crate) fn port_closed(&mut self, peer_id: PeerId, side: PortSide) {
-        let Some(peer) = self.peers.get_mut(peer_id) else { return };
-        match side {
-            PortSide::Ours => {
-                peer.ours = None;
-                peer.connecting = None;
-            }
-            PortSide::Theirs => peer.theirs = None,
-        }
-        if side == PortSide::Theirs {
-            return;
-        }
-        let bridge = peer.bridge;
-        let waiting: Vec<RequestId> =
-            self.calls.iter().filter(|(_, call)| call.peer == peer_id).map(|(wire, _)| wire.clone()).collect();
-        for wire in waiting {
-            if bridge {
-                if !self.status_retries.contains_key(&wire) {
-                    self.ask_status(peer_id, wire, 0);
-                }
-            } else {
-                self.provider_gone(&wire);
-            }
-        }
-    }
-
     pub(crate) fn on_tools_changed(&mut self, from: &From) {
         if from.peer == SELF_PEER || !self.interest.contains(&from.origin) {
             return;
@@ -335,8 +311,10 @@ impl State {
             }
             Ok(Start::Join { wire_id }) => {
                 let peer = target.peer;
+                let since = self.now();
                 let pending = self.calls.entry(wire_id.clone()).or_insert_with(|| PendingCall {
                     peer,
+                    since,
                     waiters: Vec::new(),
                     guards: Vec::new(),
                     timeout: None,
@@ -345,8 +323,13 @@ impl State {
                 self.watch(&wire_id, options.timeout_ms);
             }
             Ok(Start::New) => {
-                let pending =
-                    PendingCall { peer: target.peer, waiters: vec![waiter], guards: Vec::new(), timeout: None };
+                let pending = PendingCall {
+                    peer: target.peer,
+                    since: now,
+                    waiters: vec![waiter],
+                    guards: Vec::new(),
+                    timeout: None,
+                };
                 self.calls.insert(wire_id.clone(), pending);
                 self.watch(&wire_id, options.timeout_ms);
                 let Some(journals) = self.journals.as_ref() else { return };
@@ -467,18 +450,39 @@ impl State {
         }
     }
 
+    /// Every half second while calls wait: a call whose provider window closed or went away is settled; a call
+    /// to a bridge that has said nothing for [`SILENT_PROVIDER_MS`] is asked about by window (its port may have died
+    /// with no event to say so, or its page may have crashed): the answer settles it or says it runs, and no answer
+    /// after the retries settles it as interrupted.
     fn check_liveness(&mut self) {
-        let gone: Vec<RequestId> = self
-            .calls
-            .iter()
-            .filter(|(_, call)| {
-                call.peer != SELF_PEER
-                    && self.peers.get(call.peer).is_none_or(|p| p.gone || js::window_closed(&p.window))
-            })
-            .map(|(wire, _)| wire.clone())
-            .collect();
+        let now = self.now();
+        let mut gone = Vec::new();
+        let mut silent = Vec::new();
+        for (wire, call) in &self.calls {
+            if call.peer == SELF_PEER {
+                continue;
+            }
+            match self.peers.get(call.peer) {
+                Some(p) if !p.gone && !js::window_closed(&p.window) => {
+                    let quiet_since = p.last_heard.max(call.since);
+                    if p.bridge
+                        && now.saturating_sub(quiet_since) >= SILENT_PROVIDER_MS
+                        && !self.status_retries.contains_key(wire)
+                    {
+                        silent.push((call.peer, wire.clone()));
+                    }
+                }
+                _ => gone.push(wire.clone()),
+            }
+        }
         for wire in gone {
             self.provider_gone(&wire);
+        }
+        for (peer, wire) in silent {
+            if let Some(call) = self.calls.get_mut(&wire) {
+                call.since = now;
+            }
+            self.ask_status(peer, wire, 0);
         }
         if self.calls.is_empty() {
             self.liveness = None;
@@ -690,7 +694,8 @@ impl State {
             self.status_retries.remove(&wire_id);
             return self.provider_gone(&wire_id);
         }
-        self.send(peer, &Message::CallStatusRequest { request_id: wire_id.clone() });
+        // By window: the answer must come even when the port this call took has died.
+        self.send_by_window(peer, &Message::CallStatusRequest { request_id: wire_id.clone() });
         let wire = wire_id.clone();
         let retry = Timeout::new(STATUS_RETRY_MS[attempt], move || {
             with_core(|state| {

@@ -152,11 +152,17 @@ impl State {
     /// message (see [`PortSide::for_message`]) when it is connected, or as a window message addressed to the
     /// peer's exact origin.
     pub fn send(&mut self, peer_id: PeerId, message: &Message) {
-        self.send_by(peer_id, PortSide::for_message(message), message);
+        self.send_by(peer_id, Some(PortSide::for_message(message)), message);
+    }
+
+    /// Sends `message` to a peer's window (or to this page through the loopback), even when a port is connected:
+    /// for a question that must reach the peer whether or not the port still works.
+    pub fn send_by_window(&mut self, peer_id: PeerId, message: &Message) {
+        self.send_by(peer_id, None, message);
     }
 
     /// Sends `message` on the peer's port `side` when it is connected, else by window (or the loopback).
-    fn send_by(&mut self, peer_id: PeerId, side: PortSide, message: &Message) {
+    fn send_by(&mut self, peer_id: PeerId, side: Option<PortSide>, message: &Message) {
         if peer_id == SELF_PEER {
             self.loopback.push(message.clone());
             self.schedule_end_of_task();
@@ -166,7 +172,7 @@ impl State {
         if peer.gone {
             return;
         }
-        if let Some(link) = peer.link_mut(side) {
+        if let Some(link) = side.and_then(|side| peer.link_mut(side)) {
             link.outbox.push(message.encode());
             self.schedule_end_of_task();
             return;
@@ -188,7 +194,7 @@ impl State {
     pub fn reply(&mut self, to: &From, message: &Message) {
         match to.via {
             Via::Loopback => self.send(SELF_PEER, message),
-            Via::Port(side) => self.send_by(to.peer, side, message),
+            Via::Port(side) => self.send_by(to.peer, Some(side), message),
             Via::Window => {
                 // Reply by window even when a port exists, so that the reply takes the request's path.
                 let Some(peer) = self.peers.get(to.peer) else { return };
@@ -458,9 +464,9 @@ impl Core {
 }
 
 /// A `message` event on the window: the origin is read first (Chromium decodes large cross-origin messages faster
-/// that way), the source must be a window, the data must look like ours, and it must fit the size and depth
-/// limits (measured without serializing it) before it is serialized; the JSON text must fit again before it is
-/// copied into wasm memory. A message over the limits costs the page a walk of at most the limit, never a copy.
+/// that way), the source must be a window, the data must look like ours, and it must fit the size limit
+/// (measured without serializing it) before it is serialized; the JSON text must fit again before it is copied
+/// into wasm memory. A message over the limits costs the page a walk of at most the limit, never a copy.
 fn on_window_message(event: &web_sys::MessageEvent) {
     let origin = event.origin();
     let Some(source) = event.source() else { return };
@@ -473,14 +479,10 @@ fn on_window_message(event: &web_sys::MessageEvent) {
         return;
     }
     let Some(limits) = Core::installed().map(|core| core.state.borrow().options.limits.clone()) else { return };
-    let oversized = match js::measure_message(&data, limits.max_message_bytes, limits.max_depth).as_str() {
-        "too_large" => Some(webmcp_policy::ErrorCategory::TooLarge),
-        "too_deep" => Some(webmcp_policy::ErrorCategory::TooDeep),
-        _ => None,
-    };
-    let text = match oversized {
-        Some(category) => Err(category),
-        None => js_sys::JSON::stringify(&data).map_err(|_| webmcp_policy::ErrorCategory::InvalidJson),
+    let text = if js::exceeds_json_size(&data, limits.max_message_bytes) {
+        Err(webmcp_policy::ErrorCategory::TooLarge)
+    } else {
+        js_sys::JSON::stringify(&data).map_err(|_| webmcp_policy::ErrorCategory::InvalidJson)
     };
     // A UTF-16 length over the byte limit is over it in UTF-8 too: refused before the copy.
     let text = text.and_then(|text| {
@@ -493,7 +495,13 @@ fn on_window_message(event: &web_sys::MessageEvent) {
     let text = match text {
         Ok(text) => text,
         Err(category) => {
-            with_core(|state| state.refuse(RefusalKind::Envelope(category), &origin, refused_message(category)));
+            let what = match category {
+                webmcp_policy::ErrorCategory::TooLarge => {
+                    format!("a malformed message (message is over {} bytes; not read)", limits.max_message_bytes)
+                }
+                _ => "a message that is not JSON".to_owned(),
+            };
+            with_core(|state| state.refuse(RefusalKind::Envelope(category), &origin, &what));
             return;
         }
     };
@@ -520,15 +528,6 @@ fn on_window_message(event: &web_sys::MessageEvent) {
             }
         }
     });
-}
-
-/// What the console says of a message refused before it was read.
-fn refused_message(category: webmcp_policy::ErrorCategory) -> &'static str {
-    match category {
-        webmcp_policy::ErrorCategory::TooDeep => "a message nested deeper than the limit, unread",
-        webmcp_policy::ErrorCategory::InvalidJson => "a message that is not JSON",
-        _ => "a message larger than the limit, unread",
-    }
 }
 
 /// A cheap first look: an object whose `type` is a string starting with `WEBMCP_`. The policy decides the rest.
@@ -573,14 +572,13 @@ pub(crate) fn on_port_message(peer: PeerId, side: PortSide, event: &web_sys::Mes
     });
 }
 
-/// A peer's port `side` closed (its other end was closed, or the document that held it went away).
-pub(crate) fn on_port_closed(peer: PeerId, side: PortSide) {
-    with_core(|state| state.port_closed(peer, side));
-}
-
 impl State {
     /// One decoded message from `from`.
     pub fn handle(&mut self, from: From, message: Message, port: Option<web_sys::MessagePort>) {
+        let now = self.now();
+        if let Some(peer) = self.peers.get_mut(from.peer) {
+            peer.last_heard = now;
+        }
         match message {
             Message::GetToolsRequest { request_id, bridge } => self.on_get_tools(&from, request_id, bridge),
             Message::ExecuteRequest(request) => self.with_journals(move |s| s.on_execute(&from, request)),

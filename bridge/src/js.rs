@@ -127,9 +127,8 @@ extern "C" {
 
 #[wasm_bindgen(module = "/js/size.js")]
 extern "C" {
-    /// `"too_large"` when `value` would take more than `max_chars` characters of JSON text, `"too_deep"` when it
-    /// nests deeper than `max_depth`, else `""`; found by a walk that stops when the budget is spent, without
-    /// serializing or copying anything.
-    #[wasm_bindgen(js_name = measureMessage)]
-    pub fn measure_message(value: &JsValue, max_chars: usize, max_depth: usize) -> String;
+    /// Whether `value` would take more than `max_chars` characters of JSON text; found by a walk that stops when
+    /// the budget is spent, without serializing or copying anything.
+    #[wasm_bindgen(js_name = exceedsJsonSize)]
+    pub fn exceeds_json_size(value: &JsValue, max_chars: usize) -> bool;
 }

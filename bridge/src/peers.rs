@@ -55,6 +55,8 @@ pub(crate) struct Peer {
     pub theirs: Option<PortLink>,
     /// Our `WEBMCP_CONNECT` waiting for its `WEBMCP_CONNECTED`.
     pub connecting: Option<(RequestId, PortLink)>,
+    /// When a message from it last arrived (ms since the epoch; 0 for never).
+    pub last_heard: u64,
     /// The peer went away (GOING_AWAY, closed, navigated): it gets nothing more.
     pub gone: bool,
     /// For a frame of this page: hears the frame load another document, which ends the peer's page.
@@ -95,21 +97,21 @@ impl PortSide {
 pub(crate) struct PortLink {
     pub port: web_sys::MessagePort,
     pub outbox: Vec<String>,
-    _listeners: [EventListener; 2],
+    _listener: EventListener,
 }
 
 impl PortLink {
-    /// Listens on `port`: its batches go to `on_port_message`, and its `close` event (the other end was closed,
-    /// or its document went away) to `on_port_closed`, both tagged with the peer and the side.
+    /// Listens on `port`: its batches go to `on_port_message`, tagged with the peer and the side. (Browsers fire
+    /// no event when the other end of a port dies; a call waiting on a dead port is found by its silence, see
+    /// `check_liveness`.)
     pub fn listen(port: web_sys::MessagePort, peer: PeerId, side: PortSide) -> Self {
-        let message = EventListener::new(&port, "message", move |event| {
+        let listener = EventListener::new(&port, "message", move |event| {
             if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
                 crate::core::on_port_message(peer, side, event);
             }
         });
-        let close = EventListener::new(&port, "close", move |_| crate::core::on_port_closed(peer, side));
         port.start();
-        Self { port, outbox: Vec::new(), _listeners: [message, close] }
+        Self { port, outbox: Vec::new(), _listener: listener }
     }
 }
 
@@ -139,6 +141,7 @@ impl Peers {
             ours: None,
             theirs: None,
             connecting: None,
+            last_heard: 0,
             gone: false,
             frame_load: None,
         };
@@ -182,6 +185,7 @@ impl Peers {
             ours: None,
             theirs: None,
             connecting: None,
+            last_heard: 0,
             gone: false,
             frame_load: None,
         });

@@ -59,7 +59,7 @@ fn evil_warnings(evil: &str) -> Vec<String> {
     [
         "a call of add_to_cart, a tool it cannot see".to_owned(),
         "a malformed message (name: tool name holds '/' at position 2: only letters, digits and _ . - are allowed)".to_owned(),
-        format!("a malformed message (message is {} bytes: the limit is 1048576)", 1100 * 1024 + 124),
+        "a malformed message (message is over 1048576 bytes; not read)".to_owned(),
         "a malformed message (nesting deeper than 64 levels)".to_owned(),
         "a malformed message (args.__proto__: a \"__proto__\" key is refused: code that copies the arguments into an object \
          could give it another prototype)"

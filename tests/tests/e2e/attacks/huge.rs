@@ -50,7 +50,7 @@ async fn huge_in(t: &Ctx, session: &Session) -> E2eResult<()> {
     check(wasm <= MAX_GROWTH, || format!("the shop's wasm memory grew by {wasm} bytes (at most {MAX_GROWTH})"))?;
     check(heap <= MAX_GROWTH, || format!("the shop's JS heap grew by {heap} bytes (at most {MAX_GROWTH})"))?;
     let said = warnings.as_array().cloned().unwrap_or_default();
-    check(said.iter().filter_map(Value::as_str).any(|w| w.contains("larger than the limit, unread")), || {
+    check(said.iter().filter_map(Value::as_str).any(|w| w.contains("bytes; not read")), || {
         format!("the shop's console says the message was refused unread: {said:?}")
     })?;
     let (_, _, count, completed) = latencies(&calls);

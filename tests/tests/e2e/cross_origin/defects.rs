@@ -185,3 +185,41 @@ pub async fn tool_change_notices_skip_origins_that_see_no_tool(t: Ctx) -> E2eRes
     check_eq(after, before, "toolchange events in the evil frame while tools hidden from it came and went")?;
     check_bridge_never_posts_to_star(&t).await.map(drop)
 }
+
+/// A provider's port closes while a call waits on it (a scripted bridge in the iframe closes the port instead of
+/// answering): the host's call does not hang. The host drops the port, asks by window how the call ended, and
+/// settles it with the answer the iframe gives by window.
+pub async fn a_call_waiting_on_a_port_that_closes_is_settled(t: Ctx) -> E2eResult<()> {
+    let shop = t.origin(Site::Shop).to_owned();
+    open_top(&t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
+    embed(&t, Page::Top, "w", Site::Widget, &peer_path("none", &[])).await?;
+    let script = "const shop = args[0]; const b = { fromHost: [] }; window.__b = b; \
+        addEventListener('message', (event) => { \
+          if (event.source !== parent || event.origin !== shop) return; const d = event.data; \
+          b.fromHost.push(d?.type); \
+          if (d?.type === 'WEBMCP_GET_TOOLS_REQUEST') { \
+            parent.postMessage({ type: 'WEBMCP_GET_TOOLS_RESPONSE', requestId: d.requestId, bridge: 1, \
+              tools: [{ name: 'frame_echo', description: 'echo', inputSchema: { type: 'object' } }] }, shop); \
+          } else if (d?.type === 'WEBMCP_CONNECT') { \
+            const theirs = event.ports[0]; \
+            theirs.onmessage = (e) => { for (const m of JSON.parse(e.data)) { \
+              if (m.type === 'WEBMCP_EXECUTE_TOOL_REQUEST') { b.args = m.args; theirs.close(); } } }; \
+            theirs.postMessage(JSON.stringify([{ type: 'WEBMCP_CONNECTED', requestId: d.requestId }])); \
+          } else if (d?.type === 'WEBMCP_CALL_STATUS_REQUEST') { \
+            parent.postMessage({ type: 'WEBMCP_EXECUTE_TOOL_RESPONSE', requestId: d.requestId, success: true, \
+              result: { answeredByWindow: b.args } }, shop); \
+          } }); return true;";
+    js(&t, Page::Frame("w"), script, vec![json!(shop)]).await?;
+    list(&t, Page::Top, json!({ "fromOrigins": ["widget"] })).await?;
+    wait_in(&t, Page::Frame("w"), "window.__b.fromHost.includes('WEBMCP_CONNECT')").await?;
+    // The CONNECTED answer has had its time to arrive.
+    js(&t, Page::Top, "await new Promise((resolve) => setTimeout(resolve, 300)); return true;", vec![]).await?;
+    let outcome =
+        js(&t, Page::Top, "return await e2e.call('frame_echo', { a: 1 }, { timeoutMs: 8000 });", vec![]).await?;
+    let heard = js(&t, Page::Frame("w"), "return window.__b.fromHost;", vec![]).await?;
+    check_eq(
+        outcome,
+        json!({ "ok": true, "value": { "answeredByWindow": { "a": 1 } } }),
+        &format!("the call whose port closed (the iframe heard {heard})"),
+    )
+}
