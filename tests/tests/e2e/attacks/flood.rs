@@ -185,6 +185,15 @@ async fn flood_in(t: &Ctx, session: &Session) -> E2eResult<()> {
 pub async fn a_flood_does_not_stall_the_widget(t: Ctx) -> E2eResult<()> {
     let (driver, session) = precise_memory_session().await?;
     let outcome = flood_in(&t, &session).await;
+    close_precise_memory_session(driver, session, outcome).await
+}
+
+/// Closes a session of [`precise_memory_session`], then ends its chromedriver, and returns the case's outcome.
+pub(super) async fn close_precise_memory_session(
+    driver: ChromeDriver,
+    session: Session,
+    outcome: E2eResult<()>,
+) -> E2eResult<()> {
     let closed = session.close().await;
     // Only now, with its session closed: dropping the guard kills this chromedriver by its PID.
     drop(driver);

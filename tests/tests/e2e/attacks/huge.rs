@@ -9,7 +9,7 @@ use webmcp_e2e::session::Session;
 use webmcp_e2e::{Ctx, E2eResult, check};
 
 use super::arena::{Frame, check_arena_clean, open_arena_in, run_in};
-use super::flood::{CALLS, growth, latencies, memory, mib, precise_memory_session};
+use super::flood::{CALLS, close_precise_memory_session, growth, latencies, memory, mib, precise_memory_session};
 
 /// Characters in the huge string.
 const HUGE_CHARS: u64 = 100_000_000;
@@ -62,7 +62,5 @@ async fn huge_in(t: &Ctx, session: &Session) -> E2eResult<()> {
 pub async fn a_huge_message_is_refused_before_it_reaches_wasm_memory(t: Ctx) -> E2eResult<()> {
     let (driver, session) = precise_memory_session().await?;
     let outcome = huge_in(&t, &session).await;
-    let closed = session.close().await;
-    drop(driver);
-    outcome.and(closed)
+    close_precise_memory_session(driver, session, outcome).await
 }

@@ -66,35 +66,44 @@ pub async fn two_bridges_that_list_and_call_each_other_at_once_never_hang(t: Ctx
     check_bridge_never_posts_to_star(&t).await.map(drop)
 }
 
+/// Opens the shop (a bridge that exposes its tools to the widget) with a widget iframe that runs no library, and
+/// makes the iframe a scripted bridge of raw messages: it notes the type of every message from the shop in
+/// `window.__b.fromHost`, answers a tool list with its tool `frame_echo` as a bridge, runs `on_connect` for a
+/// `WEBMCP_CONNECT` and `on_other` for anything else (scripts with `event`, `d` = its data, `b` = `window.__b`,
+/// `shop` = the shop's origin and `batch(envelopes)` in scope).
+async fn open_scripted_bridge_frame(t: &Ctx, on_connect: &str, on_other: &str) -> E2eResult<()> {
+    open_top(t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
+    embed(t, Page::Top, "w", Site::Widget, &peer_path("none", &[])).await?;
+    let script = format!(
+        "const shop = args[0]; const b = {{ fromHost: [], onOurPort: [] }}; window.__b = b; \
+         const batch = (envelopes) => JSON.stringify(envelopes); \
+         addEventListener('message', (event) => {{ \
+           if (event.source !== parent || event.origin !== shop) return; const d = event.data; \
+           b.fromHost.push(d?.type); \
+           if (d?.type === 'WEBMCP_GET_TOOLS_REQUEST') {{ \
+             parent.postMessage({{ type: 'WEBMCP_GET_TOOLS_RESPONSE', requestId: d.requestId, bridge: 1, \
+               tools: [{{ name: 'frame_echo', description: 'echo', inputSchema: {{ type: 'object' }} }}] }}, shop); \
+           }} else if (d?.type === 'WEBMCP_CONNECT') {{ {on_connect} }} else {{ {on_other} }} }}); return true;"
+    );
+    js(t, Page::Frame("w"), &script, vec![json!(t.origin(Site::Shop))]).await.map(drop)
+}
+
 /// A scripted bridge in the iframe (no library: raw messages) forces the crossing in the order that broke: it
 /// answers the host's `WEBMCP_CONNECT` only after offering its own port, so the host receives the iframe's
 /// `WEBMCP_CONNECT` first and its own `WEBMCP_CONNECTED` second. Afterwards a call must work each way, each on its
 /// own port: the host's call on the port the host set up, the iframe's call on the port the iframe set up.
 pub async fn crossing_port_handshakes_leave_a_working_port_each_way(t: Ctx) -> E2eResult<()> {
-    let shop = t.origin(Site::Shop).to_owned();
-    open_top(&t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
-    embed(&t, Page::Top, "w", Site::Widget, &peer_path("none", &[])).await?;
+    let on_connect = "const theirs = event.ports[0]; \
+        theirs.onmessage = (e) => { for (const m of JSON.parse(e.data)) { \
+          if (m.type === 'WEBMCP_EXECUTE_TOOL_REQUEST') theirs.postMessage(batch([{ \
+            type: 'WEBMCP_EXECUTE_TOOL_RESPONSE', requestId: m.requestId, success: true, \
+            result: { echoedByFrame: m.args } }])); } }; \
+        const channel = new MessageChannel(); b.ourPort = channel.port1; \
+        channel.port1.onmessage = (e) => { for (const m of JSON.parse(e.data)) b.onOurPort.push(m); }; \
+        parent.postMessage({ type: 'WEBMCP_CONNECT', requestId: 'p_frame_1' }, shop, [channel.port2]); \
+        setTimeout(() => theirs.postMessage(batch([{ type: 'WEBMCP_CONNECTED', requestId: d.requestId }])), 100);";
+    open_scripted_bridge_frame(&t, on_connect, "").await?;
     register(&t, Page::Top, json!({ "name": "host_echo", "body": "return { echoed: args };" }), json!({})).await?;
-    let script = "const shop = args[0]; const b = { fromHost: [], onOurPort: [], ourPort: null, theirPort: null }; \
-        window.__b = b; const batch = (envelopes) => JSON.stringify(envelopes); \
-        addEventListener('message', (event) => { \
-          if (event.source !== parent || event.origin !== shop) return; const d = event.data; \
-          b.fromHost.push(d?.type); \
-          if (d?.type === 'WEBMCP_GET_TOOLS_REQUEST') { \
-            parent.postMessage({ type: 'WEBMCP_GET_TOOLS_RESPONSE', requestId: d.requestId, bridge: 1, \
-              tools: [{ name: 'frame_echo', description: 'echo', inputSchema: { type: 'object' } }] }, shop); \
-          } else if (d?.type === 'WEBMCP_CONNECT') { \
-            const theirs = event.ports[0]; b.theirPort = theirs; \
-            theirs.onmessage = (e) => { for (const m of JSON.parse(e.data)) { \
-              if (m.type === 'WEBMCP_EXECUTE_TOOL_REQUEST') theirs.postMessage(batch([{ \
-                type: 'WEBMCP_EXECUTE_TOOL_RESPONSE', requestId: m.requestId, success: true, \
-                result: { echoedByFrame: m.args } }])); } }; \
-            const channel = new MessageChannel(); b.ourPort = channel.port1; \
-            channel.port1.onmessage = (e) => { for (const m of JSON.parse(e.data)) b.onOurPort.push(m); }; \
-            parent.postMessage({ type: 'WEBMCP_CONNECT', requestId: 'p_frame_1' }, shop, [channel.port2]); \
-            setTimeout(() => theirs.postMessage(batch([{ type: 'WEBMCP_CONNECTED', requestId: d.requestId }])), 100); \
-          } }); return true;";
-    js(&t, Page::Frame("w"), script, vec![json!(shop)]).await?;
     let listed = list(&t, Page::Top, json!({ "fromOrigins": ["widget"] })).await?;
     check(listed.to_string().contains("frame_echo"), || {
         format!("the host lists the scripted iframe's tool: {listed}")
@@ -190,26 +199,14 @@ pub async fn tool_change_notices_skip_origins_that_see_no_tool(t: Ctx) -> E2eRes
 /// answering): the host's call does not hang. The host drops the port, asks by window how the call ended, and
 /// settles it with the answer the iframe gives by window.
 pub async fn a_call_waiting_on_a_port_that_closes_is_settled(t: Ctx) -> E2eResult<()> {
-    let shop = t.origin(Site::Shop).to_owned();
-    open_top(&t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
-    embed(&t, Page::Top, "w", Site::Widget, &peer_path("none", &[])).await?;
-    let script = "const shop = args[0]; const b = { fromHost: [] }; window.__b = b; \
-        addEventListener('message', (event) => { \
-          if (event.source !== parent || event.origin !== shop) return; const d = event.data; \
-          b.fromHost.push(d?.type); \
-          if (d?.type === 'WEBMCP_GET_TOOLS_REQUEST') { \
-            parent.postMessage({ type: 'WEBMCP_GET_TOOLS_RESPONSE', requestId: d.requestId, bridge: 1, \
-              tools: [{ name: 'frame_echo', description: 'echo', inputSchema: { type: 'object' } }] }, shop); \
-          } else if (d?.type === 'WEBMCP_CONNECT') { \
-            const theirs = event.ports[0]; \
-            theirs.onmessage = (e) => { for (const m of JSON.parse(e.data)) { \
-              if (m.type === 'WEBMCP_EXECUTE_TOOL_REQUEST') { b.args = m.args; theirs.close(); } } }; \
-            theirs.postMessage(JSON.stringify([{ type: 'WEBMCP_CONNECTED', requestId: d.requestId }])); \
-          } else if (d?.type === 'WEBMCP_CALL_STATUS_REQUEST') { \
-            parent.postMessage({ type: 'WEBMCP_EXECUTE_TOOL_RESPONSE', requestId: d.requestId, success: true, \
-              result: { answeredByWindow: b.args } }, shop); \
-          } }); return true;";
-    js(&t, Page::Frame("w"), script, vec![json!(shop)]).await?;
+    let on_connect = "const theirs = event.ports[0]; \
+        theirs.onmessage = (e) => { for (const m of JSON.parse(e.data)) { \
+          if (m.type === 'WEBMCP_EXECUTE_TOOL_REQUEST') { b.args = m.args; theirs.close(); } } }; \
+        theirs.postMessage(batch([{ type: 'WEBMCP_CONNECTED', requestId: d.requestId }]));";
+    let on_other = "if (d?.type === 'WEBMCP_CALL_STATUS_REQUEST') { \
+        parent.postMessage({ type: 'WEBMCP_EXECUTE_TOOL_RESPONSE', requestId: d.requestId, success: true, \
+          result: { answeredByWindow: b.args } }, shop); }";
+    open_scripted_bridge_frame(&t, on_connect, on_other).await?;
     list(&t, Page::Top, json!({ "fromOrigins": ["widget"] })).await?;
     wait_in(&t, Page::Frame("w"), "window.__b.fromHost.includes('WEBMCP_CONNECT')").await?;
     // The CONNECTED answer has had its time to arrive.
