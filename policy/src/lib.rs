@@ -17,8 +17,8 @@ pub use ids::{IdError, RequestId, ToolName};
 pub use outcome::{ErrorKind, RetryAfter, ToolError};
 // -- re-exports: origin (owned by the origin work) --
 pub use origin::{
-    Origin, OriginError, OriginErrorKind, OriginList, OriginListError, OriginListWarning, OriginPattern, ParseOptions,
-    WildcardOrigin, tool_visible_to,
+    NativeExposure, Origin, OriginError, OriginErrorKind, OriginList, OriginListError, OriginListWarning,
+    OriginPattern, ParseOptions, WildcardOrigin, native_exposure, tool_visible_to,
 };
 // -- re-exports: envelope and limits (owned by the envelope work) --
 pub mod guard;

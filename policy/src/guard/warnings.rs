@@ -24,6 +24,8 @@ pub enum RefusalKind {
     Backlog,
     /// A `postMessage` that the browser refused to send.
     PostFailed,
+    /// A tool that the browser's native WebMCP registry refused or lists more narrowly (the bridge still has it).
+    NativeRegistry,
     /// A journal write that storage refused.
     StorageFailed,
 }

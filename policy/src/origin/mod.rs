@@ -6,7 +6,8 @@
 //! origin (`*`, `null`, a path, `http` on a public host...) are refused with an [`OriginListError`] that names
 //! the entry, its position and what to write instead. The rules in plain words are in `docs/origins.md`.
 //!
-//! [`tool_visible_to`] applies the lists to one tool and one caller.
+//! [`tool_visible_to`] applies the lists to one tool and one caller; [`native_exposure`] turns them into what the
+//! browser's own WebMCP registry can take.
 
 mod entry;
 mod error;
@@ -14,12 +15,14 @@ mod hasher;
 mod host;
 mod idn;
 mod list;
+mod native;
 mod pattern;
 mod value;
 mod visibility;
 
 pub use error::{OriginError, OriginErrorKind, OriginListError, OriginListWarning};
 pub use list::OriginList;
+pub use native::{NativeExposure, native_exposure};
 pub use pattern::{OriginPattern, ParseOptions, WildcardOrigin};
 pub use value::Origin;
 pub use visibility::tool_visible_to;
