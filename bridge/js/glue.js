@@ -447,3 +447,43 @@ export function toolRef(tool) {
   const ref = tool?.[TOOL_REF];
   return typeof ref === "number" ? ref : -1;
 }
+
+// Native WebMCP (the browser's own document.modelContext, docs/native.md). Rust decides what to register and with
+// which exposedTo; these functions only make the objects and calls native takes.
+
+// The browser's own ModelContext when `value` is one (not a polyfill, not this bridge's object), else null.
+export function nativeModelContext(value) {
+  const NativeModelContext = globalThis.ModelContext;
+  return typeof NativeModelContext === "function" && value instanceof NativeModelContext ? value : null;
+}
+
+// Hears every native registration that failed (name, error); set once by Rust.
+let nativeFailed = () => {};
+export function setNativeFailureHandler(callback) {
+  nativeFailed = callback;
+}
+
+// Registers a tool with native: its execute runs the page's `execute` (with `this` the page's tool object, and a
+// context whose signal is never aborted: native runs a call to its end) or a Rust function. A refusal, thrown or
+// as a rejected promise, reaches the failure handler, unless the tool was unregistered meanwhile.
+export function registerNative(
+  native, name, description, inputSchema, annotations, execute, thisArg, exposedTo, signal,
+) {
+  const tool = {
+    name,
+    description,
+    execute(input, client) {
+      return execute.call(thisArg, input ?? {}, { signal: new AbortController().signal, client });
+    },
+  };
+  if (inputSchema !== undefined) tool.inputSchema = inputSchema;
+  if (annotations !== undefined) tool.annotations = annotations;
+  const failed = (error) => {
+    if (!signal.aborted) nativeFailed(name, error);
+  };
+  try {
+    Promise.resolve(native.registerTool(tool, { signal, exposedTo })).catch(failed);
+  } catch (error) {
+    failed(error);
+  }
+}

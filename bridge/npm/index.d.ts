@@ -6,9 +6,10 @@ export type * from "./webmcp_bridge.js";
 export { default, initSync } from "./webmcp_bridge.js";
 
 /**
- * Installs the bridge in this page and returns its `document.modelContext` (defined on `document` only where the
- * page has none). Call it once, after `await init()`; a second call returns the first bridge (and warns when its
- * options differ). A bad option throws an Error that says what to write instead; an unknown one warns.
+ * Installs the bridge in this page and returns its `document.modelContext` (defined on `document` where the page
+ * has none, or has the browser's native one, which then gets every tool registered through the bridge too). Call
+ * it once, after `await init()`; a second call returns the first bridge (and warns when its options differ). A bad
+ * option throws an Error that says what to write instead; an unknown one warns.
  */
 export declare function install(options?: InstallOptions): ModelContext;
 

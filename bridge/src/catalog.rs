@@ -27,12 +27,31 @@ impl State {
         Ok(registration)
     }
 
-    /// Removes a tool (only `registration` of it, when given). Whether one was removed.
+    /// Adds a tool as [`State::register`] does, and registers it with the browser's native WebMCP too where the
+    /// page has it (docs/native.md). Declarative forms do not come here: native has them already.
+    pub(crate) fn register_everywhere(
+        &mut self,
+        tool: LocalTool,
+        signal: Option<web_sys::AbortSignal>,
+    ) -> Result<u64, BridgeError> {
+        let registration = self.register(tool, signal)?;
+        self.register_with_native(registration);
+        Ok(registration)
+    }
+
+    /// Removes a tool (only `registration` of it, when given), from native too. Whether one was removed.
     pub(crate) fn unregister(&mut self, name: &str, registration: Option<u64>) -> bool {
+        let found = self
+            .registry
+            .all()
+            .iter()
+            .find(|t| t.name.as_str() == name && registration.is_none_or(|r| r == t.registration))
+            .map(|t| t.registration);
         let removed = self.registry.remove(name, registration);
         if removed {
-            if let Some(registration) = registration {
-                self.abort_guards.remove(&registration);
+            if let Some(found) = found {
+                self.abort_guards.remove(&found);
+                self.unregister_from_native(found);
             }
             self.announce_tools_changed();
         }

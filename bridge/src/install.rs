@@ -5,8 +5,10 @@ use std::rc::Rc;
 use crate::core::Core;
 use crate::{BridgeError, BridgeOptions, console};
 
-/// Installs the bridge, or returns the one this module already installed (its options win). With the `js-api`
-/// feature it also makes the `document.modelContext` object and defines it where the page has none.
+/// Installs the bridge, or returns the one this module already installed (its options win). It keeps the
+/// browser's native `document.modelContext`, if any, to register every tool there too. With the `js-api` feature
+/// it also makes the bridge's `document.modelContext` object and defines it where the page has none or has the
+/// browser's own.
 pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Core>, BridgeError> {
     if let Some(core) = Core::installed() {
         return Ok(core);
@@ -15,6 +17,7 @@ pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Core>, BridgeErr
         console::warn(&format!("expose-tools-to: {warning}"));
     }
     let core = Core::install(options)?;
+    crate::native::adopt();
     #[cfg(feature = "js-api")]
     crate::js_api::define_model_context(&core);
     crate::forms::start();

@@ -11,8 +11,8 @@ use crate::peers::SELF_PEER;
 use crate::registry::{Handler, LocalTool};
 use crate::{BridgeError, BridgeOptions, CallOptions, console, js};
 
-/// Installs the bridge in this page and returns its `document.modelContext` (defined on `document` only where
-/// the page has none). A second `install()` — from this copy of the module or another — returns the first
+/// Installs the bridge in this page and returns its `document.modelContext` (defined on `document` where the page
+/// has none or has the browser's own, whose registry then gets every tool too; see docs/native.md). A second `install()` — from this copy of the module or another — returns the first
 /// bridge's object.
 ///
 /// Options: `exposeToolsTo` (a comma-separated string or an array of origins), or `element` (an element with an
@@ -38,14 +38,16 @@ pub fn install(
 }
 
 /// Makes the `document.modelContext`-shaped object of `core`, and defines `document.modelContext` where the page
-/// has none.
+/// has none or has the browser's native one.
 pub(crate) fn define_model_context(core: &Core) {
     let context = js::make_model_context(BridgeHandle {}.into());
     *core.context.borrow_mut() = context.clone();
     js::mark_installed(&context);
     if let Some(document) = web_sys::window().and_then(|w| w.document()) {
         let key = JsValue::from_str("modelContext");
-        if !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
+        // Where the browser has its own, the bridge's object takes its place (the bridge keeps a reference to it
+        // and registers every tool there too, see native.rs); a polyfill's object is left alone.
+        if crate::native::context().is_some() || !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
             let descriptor = js_sys::Object::new();
             let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("value"), &context);
             let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("configurable"), &JsValue::TRUE);
@@ -85,7 +87,7 @@ impl BridgeHandle {
         if signal.as_ref().is_some_and(web_sys::AbortSignal::aborted) {
             return Ok(());
         }
-        with_core(|state| state.register(local, signal))
+        with_core(|state| state.register_everywhere(local, signal))
             .unwrap_or(Err(BridgeError::Unsupported("an installed bridge")))
             .map(|_| ())
             .map_err(to_js_error)
@@ -429,7 +431,8 @@ export interface ModelContextEventMap {
   toolstatus: ToolStatusEvent;
 }
 
-/** The object `install()` returns, also defined as `document.modelContext` (where the page has none). */
+/** The object `install()` returns, also defined as `document.modelContext` (in place of the browser's native one,
+ * if any: every tool registered here is registered there too). */
 export interface ModelContext extends EventTarget {
   /** Resolves when the bridge is ready: it knows its tab and frame and resumed its journal (an extension). */
   readonly ready: Promise<void>;
@@ -476,7 +479,7 @@ export interface ModelContext extends EventTarget {
 
 declare global {
   interface Document {
-    /** The page's model context: the bridge's once `install()` ran (unless the browser has its own). */
+    /** The page's model context: the bridge's once `install()` ran (a polyfill's object is left alone). */
     readonly modelContext: ModelContext;
   }
 }

@@ -72,6 +72,7 @@ mod js;
 #[cfg(feature = "js-api")]
 mod js_api;
 mod listeners;
+mod native;
 mod observe;
 mod oneshot;
 mod options;

@@ -29,7 +29,8 @@ pub struct Bridge {
 
 impl Bridge {
     /// Installs the bridge in this page (or returns the one already installed): it starts answering other
-    /// windows and defines `document.modelContext` where the page has none.
+    /// windows and defines `document.modelContext` where the page has none or has the browser's native one (whose
+    /// registry then gets every tool registered through the bridge too; see docs/native.md).
     pub fn install(options: BridgeOptions) -> Result<Self, BridgeError> {
         let core = crate::install::install_core(options)?;
         Ok(Self { core })
@@ -47,7 +48,7 @@ impl Bridge {
     pub fn register_tool(&self, tool: ToolDefinition) -> Result<ToolRegistration, BridgeError> {
         let name = tool.name.clone();
         let local = tool.into_local()?;
-        let registration = self.core.run(|state| state.register(local, None))?;
+        let registration = self.core.run(|state| state.register_everywhere(local, None))?;
         Ok(ToolRegistration { name: Some(name), registration })
     }
 

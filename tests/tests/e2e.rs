@@ -10,6 +10,8 @@ mod demo;
 mod harness;
 #[path = "e2e/interop.rs"]
 mod interop;
+#[path = "e2e/native.rs"]
+mod native;
 #[path = "e2e/once_only.rs"]
 mod once_only;
 
@@ -23,6 +25,7 @@ fn main() -> ExitCode {
             attacks::cases(),
             cross_origin::cases(),
             interop::cases(),
+            native::cases(),
             once_only::cases(),
         ]
         .concat(),

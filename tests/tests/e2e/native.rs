@@ -1,0 +1,223 @@
+//! Native WebMCP (issue 15): Chromium started with `--enable-features=WebMCP` has its own `document.modelContext`.
+//! Each case runs in a chromedriver and a Chromium of its own with that flag, closed (by PID) at its end.
+
+use std::future::Future;
+
+use fantoccini::ClientBuilder;
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{Value, json};
+use webmcp_demo_sites::Site;
+use webmcp_e2e::browser::{capabilities, chromium_from_env};
+use webmcp_e2e::chromedriver::ChromeDriver;
+use webmcp_e2e::session::Session;
+use webmcp_e2e::{Case, Ctx, E2eError, E2eResult, case, check, check_eq};
+
+use crate::cross_origin::pages::{Page, embed, js, listing, open_top, peer_path};
+
+/// The flag that turns native WebMCP on in Debian's Chromium 156.
+const NATIVE_ARGS: [&str; 1] = ["--enable-features=WebMCP"];
+
+pub fn cases() -> Vec<Case> {
+    vec![
+        case!("native::what_native_offers", what_native_offers),
+        case!("native::readme_flow_works_where_native_exists", readme_flow_works_where_native_exists),
+        case!("native::bridge_tools_are_in_the_browsers_registry", bridge_tools_are_in_the_browsers_registry),
+    ]
+}
+
+/// A chromedriver and a Chromium with native WebMCP, of this case's own.
+async fn native_session() -> E2eResult<(ChromeDriver, Session)> {
+    let driver = tokio::task::spawn_blocking(|| ChromeDriver::start(&ChromeDriver::binary_from_env()))
+        .await
+        .map_err(|error| E2eError::Check(format!("starting chromedriver: {error}")))??;
+    let mut wanted = capabilities(&chromium_from_env());
+    let args =
+        wanted.get_mut("goog:chromeOptions").and_then(|options| options.get_mut("args")).and_then(Value::as_array_mut);
+    let args = args.ok_or_else(|| E2eError::Check("the harness's capabilities have no Chromium args".into()))?;
+    args.extend(NATIVE_ARGS.map(|arg| json!(arg)));
+    let client = ClientBuilder::new(HttpConnector::new())
+        .capabilities(wanted)
+        .connect(&driver.url())
+        .await
+        .map_err(|error| E2eError::Check(format!("cannot open a Chromium with {NATIVE_ARGS:?}: {error}")))?;
+    Ok((driver, Session::new(client)))
+}
+
+/// Runs `body` with a copy of `t` whose session is a Chromium with native WebMCP of its own; closes that session,
+/// then its chromedriver (by PID).
+async fn in_native_chromium<F, Fut>(t: Ctx, body: F) -> E2eResult<()>
+where
+    F: FnOnce(Ctx) -> Fut,
+    Fut: Future<Output = E2eResult<()>>,
+{
+    let (driver, session) = native_session().await?;
+    let mut native = t.clone();
+    native.session = session.clone();
+    let outcome = body(native).await;
+    let closed = session.close().await;
+    // Only now, with its session closed: dropping the guard kills this chromedriver by its PID.
+    drop(driver);
+    outcome.and(closed)
+}
+
+/// What native WebMCP does in this Chromium, on a page without the bridge: the facts docs/native.md states and
+/// the bridge relies on. Fails when a Chromium update changes one of them.
+const NATIVE_FACTS: &str = r#"
+const native = document.modelContext;
+const out = { kind: native && Object.getPrototypeOf(native).constructor.name };
+const settle = (promise) => Promise.resolve(promise).then((value) => ["ok", String(value)], (error) => [error.name]);
+const stop = new AbortController();
+const registered = native.registerTool({ name: "fact_double", description: "doubles x",
+  inputSchema: { type: "object", properties: { x: { type: "number" } } },
+  execute(input) { return { doubled: input.x * 2 }; } }, { signal: stop.signal, exposedTo: [args[0]] });
+out.registerReturnsPromise = registered instanceof Promise;
+out.register = await settle(registered);
+out.duplicate = await settle(native.registerTool({ name: "fact_double", description: "again", execute() {} }));
+out.exposedToString = await settle(native.registerTool({ name: "fact_s", description: "s", execute() {} }, { exposedTo: args[0] }));
+out.exposedToStar = await settle(native.registerTool({ name: "fact_star", description: "s", execute() {} }, { exposedTo: ["*"] }));
+out.exposedToEmpty = await settle(native.registerTool({ name: "fact_empty", description: "e", execute() {} }, { exposedTo: [] }));
+const thrower = native.registerTool({ name: "fact_busy", description: "busy", execute() {
+  throw Object.assign(new Error("busy"), { status: 429, retryAfter: 30 }); } });
+await thrower;
+const tools = await native.getTools();
+out.listed = tools.map((tool) => tool.name).sort();
+out.toolKeys = Object.keys(tools.find((tool) => tool.name === "fact_double")).sort();
+out.result = await native.executeTool(tools.find((tool) => tool.name === "fact_double"), { x: 21 });
+out.thrown = await native.executeTool(tools.find((tool) => tool.name === "fact_busy"), {}).then(
+  () => null, (error) => ({ name: error.name, status: error.status ?? null, retryAfter: error.retryAfter ?? null }));
+stop.abort();
+out.afterAbort = (await native.getTools()).map((tool) => tool.name).sort();
+const replacement = new EventTarget();
+Object.defineProperty(document, "modelContext", { value: replacement, configurable: true });
+out.replaced = document.modelContext === replacement;
+await native.registerTool({ name: "fact_later", description: "later", execute() { return 1; } });
+out.keptReferenceWorks = (await native.getTools()).some((tool) => tool.name === "fact_later");
+return out;
+"#;
+
+/// Measures native WebMCP: `registerTool` returns a promise and refuses a duplicate name, an `exposedTo` string
+/// and `"*"`; `executeTool` resolves with JSON text and turns every thrown error into an `UnknownError`; aborting
+/// the signal unregisters; `document.modelContext` can be redefined and a kept reference still works.
+pub async fn what_native_offers(t: Ctx) -> E2eResult<()> {
+    in_native_chromium(t, |t| async move {
+        t.open(Site::Shop, "/e2e/peer.html?kind=none").await?;
+        let facts = t.session.execute_async(NATIVE_FACTS, vec![json!(t.origin(Site::Widget))]).await?;
+        eprintln!("native: {facts}");
+        let expected = json!({
+            "kind": "ModelContext",
+            "registerReturnsPromise": true,
+            "register": ["ok", "undefined"],
+            "duplicate": ["InvalidStateError"],
+            "exposedToString": ["TypeError"],
+            "exposedToStar": ["SecurityError"],
+            "exposedToEmpty": ["ok", "undefined"],
+            "listed": ["fact_busy", "fact_double", "fact_empty"],
+            "toolKeys": ["description", "inputSchema", "name", "origin", "title", "window"],
+            "result": "{\"doubled\":42}",
+            "thrown": { "name": "UnknownError", "status": null, "retryAfter": null },
+            "afterAbort": ["fact_busy", "fact_empty"],
+            "replaced": true,
+            "keptReferenceWorks": true,
+        });
+        check_eq(facts, expected, "what native WebMCP does in this Chromium")
+    })
+    .await
+}
+
+/// In the shop: registers two tools through `document.modelContext`, as the README shows: `readme_add` (returns
+/// what it added) and `readme_busy` (throws 429, retry after 30).
+const README_REGISTER: &str = r#"
+document.modelContext.registerTool({
+  name: "readme_add",
+  description: "Add a product to the cart.",
+  inputSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] },
+  async execute({ sku }) { return { content: [{ type: "text", text: `Added ${sku}` }] }; },
+});
+document.modelContext.registerTool({
+  name: "readme_busy",
+  description: "Always rate limited.",
+  execute() { throw Object.assign(new Error("slow down"), { status: 429, retryAfter: 30 }); },
+});
+return document.modelContext === window.__e2e && null;
+"#;
+
+/// The README's flow in a Chromium with native WebMCP: the shop (bridge, exposing to the widget) registers
+/// through `document.modelContext`; the widget iframe of another origin lists the tools and calls them; the
+/// result comes back and a thrown error keeps its status and retryAfter.
+pub async fn readme_flow_works_where_native_exists(t: Ctx) -> E2eResult<()> {
+    in_native_chromium(t, |t| async move {
+        open_top(&t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
+        embed(&t, Page::Top, "w", Site::Widget, &peer_path("bridge", &[Site::Shop])).await?;
+        js(&t, Page::Top, README_REGISTER, vec![]).await?;
+        let shop = t.origin(Site::Shop).to_owned();
+        let widget = Page::Frame("w");
+        let listed = js(&t, widget, "return await e2e.list({ fromOrigins: ['shop'] });", vec![]).await?;
+        let expected = listing(&[("readme_add", &shop), ("readme_busy", &shop)]);
+        check_eq(listed, expected, "the shop's tools as the widget lists them")?;
+        let added = js(&t, widget, "return await e2e.call('readme_add', { sku: 'A1' });", vec![]).await?;
+        check_eq(
+            added,
+            json!({ "ok": true, "value": { "content": [{ "type": "text", "text": "Added A1" }] } }),
+            "readme_add called from the widget",
+        )?;
+        let busy = js(&t, widget, "return await e2e.call('readme_busy', {});", vec![]).await?;
+        check(busy["ok"] == json!(false) && busy["status"] == json!(429) && busy["retryAfter"] == json!(30), || {
+            format!("readme_busy called from the widget: expected status 429 and retryAfter 30, got {busy}")
+        })
+    })
+    .await
+}
+
+/// On a page without the bridge yet: keeps the browser's `document.modelContext`, installs the bridge (exposing
+/// to the widget), registers one tool through `document.modelContext` and one through the object `install()`
+/// returned, reads the browser's registry through the kept reference, calls the first there, then unregisters
+/// both (a signal, `unregisterTool`) and reads the registry again.
+const THROUGH_THE_BRIDGE: &str = r#"
+const native = document.modelContext;
+const bridge = await import("/pkg/webmcp_bridge.js");
+await bridge.default();
+const context = bridge.install({ exposeToolsTo: [args[0]] });
+await context.ready;
+const names = async () => (await native.getTools()).map((tool) => tool.name).sort();
+const until = async (wanted) => {
+  for (let i = 0; i < 100 && JSON.stringify(await names()) !== JSON.stringify(wanted); i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return names();
+};
+const out = { replaced: document.modelContext === context && context !== native };
+const stop = new AbortController();
+document.modelContext.registerTool({
+  name: "bridge_double", description: "Doubles x.",
+  inputSchema: { type: "object", properties: { x: { type: "number" } }, required: ["x"] },
+  execute({ x }) { return { doubled: x * 2 }; },
+}, { signal: stop.signal });
+context.registerTool({ name: "bridge_named", description: "Says its name.", execute() { return "bridge_named"; } },
+  { exposedTo: [args[0]] });
+out.registered = await until(["bridge_double", "bridge_named"]);
+const tool = (await native.getTools()).find((candidate) => candidate.name === "bridge_double");
+out.nativeCall = tool ? await native.executeTool(tool, { x: 21 }) : null;
+stop.abort();
+context.unregisterTool("bridge_named");
+out.unregistered = await until([]);
+out.bridgeStillWorks = (await context.getTools()).map((candidate) => candidate.name);
+return out;
+"#;
+
+/// A tool registered through the bridge (through `document.modelContext` or `install()`'s object) is in the
+/// browser's own registry, runs there, and leaves it when unregistered (signal abort, `unregisterTool`).
+pub async fn bridge_tools_are_in_the_browsers_registry(t: Ctx) -> E2eResult<()> {
+    in_native_chromium(t, |t| async move {
+        t.open(Site::Shop, "/e2e/peer.html?kind=none").await?;
+        let seen = t.session.execute_async(THROUGH_THE_BRIDGE, vec![json!(t.origin(Site::Widget))]).await?;
+        let expected = json!({
+            "replaced": true,
+            "registered": ["bridge_double", "bridge_named"],
+            "nativeCall": "{\"doubled\":42}",
+            "unregistered": [],
+            "bridgeStillWorks": [],
+        });
+        check_eq(seen, expected, "the browser's registry around the bridge's registrations")
+    })
+    .await
+}
