@@ -441,6 +441,7 @@ export function markInstalled(context) {
 export function makeToolObject(name, description, inputSchema, annotations, origin, win, ref) {
   const tool = { name, description, inputSchema, annotations, origin, window: win };
   Object.defineProperty(tool, TOOL_REF, { value: ref, enumerable: false });
+  Object.defineProperty(tool, "path", { value: "bridge", enumerable: false });
   return Object.freeze(tool);
 }
 export function toolRef(tool) {
@@ -486,4 +487,80 @@ export function registerNative(
   } catch (error) {
     failed(error);
   }
+}
+
+// Native's tools as this page's getTools lists them (docs/native.md, "The path of a call"). `fromOrigins` (exact
+// origins) is passed when not empty; a refusal (NotAllowedError: the frame lacks allow="tools", say) lists what
+// native gives without it, and any other failure lists nothing: the bridge's own listing stands.
+export async function nativeGetTools(native, fromOrigins) {
+  try {
+    return Array.from(await native.getTools(fromOrigins.length > 0 ? { fromOrigins } : {}));
+  } catch {
+    try {
+      return fromOrigins.length > 0 ? Array.from(await native.getTools()) : [];
+    } catch {
+      return [];
+    }
+  }
+}
+
+const NATIVE_TOOL = Symbol("webmcp-bridge.nativeTool");
+
+// A tool only native listed, shaped like the bridge's tool objects (path "native"), holding native's own object
+// (native refuses forged ones) for executeTool.
+export function nativeToolObject(native) {
+  const tool = {
+    name: native.name,
+    description: native.description,
+    inputSchema: native.inputSchema,
+    annotations: native.annotations,
+    origin: native.origin,
+    window: native.window,
+  };
+  Object.defineProperty(tool, NATIVE_TOOL, { value: native, enumerable: false });
+  Object.defineProperty(tool, "path", { value: "native", enumerable: false });
+  return Object.freeze(tool);
+}
+
+// Native's object of a tool from nativeToolObject, or null.
+export function nativeToolOf(tool) {
+  try {
+    return tool?.[NATIVE_TOOL] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+// A native result as the bridge's path gives it: native resolves with the result's JSON text ("undefined" for
+// undefined), which is parsed back (without "__proto__" keys); text that is not JSON is given as it is.
+function nativeResult(text) {
+  if (typeof text !== "string") return text ?? null;
+  if (text === "undefined") return null;
+  try {
+    return parseWithoutProtoKeys(text);
+  } catch {
+    return text;
+  }
+}
+
+// Calls a tool on native's path. An abort rejects with the signal's reason, as on the bridge's path; any other
+// refusal becomes an Error with native's name and message, and code "tool_error" for native's UnknownError (every
+// error the tool throws: native keeps neither its message, nor status, nor retryAfter), "refused" otherwise.
+export function executeNative(native, tool, input, signal) {
+  let call;
+  try {
+    call = Promise.resolve(native.executeTool(tool, input, signal ? { signal } : {}));
+  } catch (error) {
+    call = Promise.reject(error);
+  }
+  if (signal) {
+    const aborted = new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
+    call = Promise.race([call, aborted]);
+  }
+  return call.then(nativeResult, (error) => {
+    if (signal?.aborted) throw signal.reason;
+    const name = typeof error?.name === "string" ? error.name : "Error";
+    const message = typeof error?.message === "string" ? error.message : String(error);
+    throw makeError(message, name, name === "UnknownError" ? "tool_error" : "refused");
+  });
 }

@@ -118,21 +118,32 @@ impl BridgeHandle {
             _ => Vec::new(),
         };
         let timeout = get(&options, "timeoutMs").as_f64().filter(|t| t.is_finite() && *t >= 0.0).map(|t| t as u32);
+        let native_origins = list.clone();
         let mut list = Some(list);
         let mut extra = Some(extra);
-        js_sys::Promise::new(&mut |resolve, _reject| {
+        let bridge = js_sys::Promise::new(&mut |resolve, _reject| {
             let (list, extra) =
                 (list.take().unwrap_or_else(webmcp_policy::OriginList::empty), extra.take().unwrap_or_default());
             with_core(|state| {
                 let timeout = timeout.unwrap_or(state.options.discovery_timeout_ms);
                 state.discover(list, extra, timeout, ListWaiter::Js(resolve));
             });
-        })
+        });
+        crate::native::with_native_listing(bridge, &native_origins)
     }
 
     /// `ModelContext.executeTool(tool, args, options)`.
     #[wasm_bindgen(js_name = executeTool)]
     pub fn execute_tool(&self, tool: JsValue, args: JsValue, options: JsValue) -> js_sys::Promise {
+        if let Some(native_tool) = crate::native::native_tool(&tool) {
+            return match (call_args(&args), call_signal(&options)) {
+                (Err(error), _) | (_, Err(error)) => js_sys::Promise::reject(&error),
+                (Ok(_), Ok(Some(signal))) if signal.aborted() => js_sys::Promise::reject(&signal.reason()),
+                (Ok(args), Ok(signal)) => {
+                    crate::native::call_native(&native_tool, &crate::user::page_value(args.as_str()), signal)
+                }
+            };
+        }
         let prepared = prepare_call(&tool, &args, &options);
         let (target, args, call_options, signal) = match prepared {
             Ok(prepared) => prepared,
@@ -169,6 +180,30 @@ fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<Pre
             "executeTool: {name} is not a tool of this page; pass a tool returned by getTools()"
         )));
     };
+    let args = call_args(args)?;
+    let signal = call_signal(options)?;
+    let call_id = match get(options, "callId") {
+        v if v.is_undefined() || v.is_null() => None,
+        v => Some(
+            v.as_string()
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| type_error("executeTool: options.callId must be a non-empty string"))?,
+        ),
+    };
+    let timeout_ms = match get(options, "timeoutMs") {
+        v if v.is_undefined() || v.is_null() => None,
+        v => Some(
+            v.as_f64()
+                .filter(|t| t.is_finite() && *t >= 1.0)
+                .ok_or_else(|| type_error("executeTool: options.timeoutMs must be a positive number"))?
+                as u32,
+        ),
+    };
+    Ok((CallTarget { peer, tool: name }, args, CallOptions { call_id, timeout_ms }, signal))
+}
+
+/// The arguments of `executeTool`, checked: an object (or a string holding a JSON object), as JSON text.
+fn call_args(args: &JsValue) -> Result<JsonText, JsValue> {
     let text = if let Some(text) = args.as_string() {
         text
     } else if args.is_object() && !js_sys::Array::is_array(args) {
@@ -188,6 +223,11 @@ fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<Pre
     if args.has_proto_key() {
         return Err(type_error("executeTool: the arguments hold a \"__proto__\" key, which no provider accepts"));
     }
+    Ok(args)
+}
+
+/// The `signal` of `executeTool`'s options, checked.
+fn call_signal(options: &JsValue) -> Result<Option<web_sys::AbortSignal>, JsValue> {
     let signal = get(options, "signal");
     let signal = if signal.is_undefined() || signal.is_null() {
         None
@@ -198,24 +238,7 @@ fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<Pre
                 .map_err(|_| type_error("executeTool: options.signal must be an AbortSignal"))?,
         )
     };
-    let call_id = match get(options, "callId") {
-        v if v.is_undefined() || v.is_null() => None,
-        v => Some(
-            v.as_string()
-                .filter(|s| !s.is_empty())
-                .ok_or_else(|| type_error("executeTool: options.callId must be a non-empty string"))?,
-        ),
-    };
-    let timeout_ms = match get(options, "timeoutMs") {
-        v if v.is_undefined() || v.is_null() => None,
-        v => Some(
-            v.as_f64()
-                .filter(|t| t.is_finite() && *t >= 1.0)
-                .ok_or_else(|| type_error("executeTool: options.timeoutMs must be a positive number"))?
-                as u32,
-        ),
-    };
-    Ok((CallTarget { peer, tool: name }, args, CallOptions { call_id, timeout_ms }, signal))
+    Ok(signal)
 }
 
 /// A tool object of `registerTool`, checked.
@@ -352,6 +375,9 @@ export interface Tool {
   /** The origin of the window that runs it, as the browser reported it. */
   readonly origin: string;
   readonly window: Window;
+  /** The way its calls go (not enumerable): "bridge" (the bridge's protocol) or, where the browser has native
+   * WebMCP, "native" (a tool only native listed: native's executeTool, see docs/native.md). */
+  readonly path: "bridge" | "native";
 }
 
 export interface GetToolsOptions {

@@ -7,8 +7,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use wasm_bindgen::prelude::*;
+use webmcp_policy::call_path::{Merged, merge_listings};
 use webmcp_policy::guard::RefusalKind;
-use webmcp_policy::native_exposure;
+use webmcp_policy::{OriginList, native_exposure};
 
 use crate::core::{State, with_core};
 use crate::registry::Handler;
@@ -34,6 +35,19 @@ extern "C" {
         exposed_to: js_sys::Array,
         signal: &web_sys::AbortSignal,
     );
+    #[wasm_bindgen(js_name = nativeGetTools)]
+    fn native_get_tools(native: &JsValue, from_origins: js_sys::Array) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = nativeToolObject)]
+    fn native_tool_object(native_tool: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = nativeToolOf)]
+    fn native_tool_of(tool: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = executeNative)]
+    fn execute_native(
+        native: &JsValue,
+        tool: &JsValue,
+        input: &JsValue,
+        signal: Option<web_sys::AbortSignal>,
+    ) -> js_sys::Promise;
 }
 
 /// A Rust tool's execute, as native calls it.
@@ -164,4 +178,72 @@ fn rust_execute(
             }
         })
     })
+}
+
+#[cfg(feature = "js-api")]
+/// `getTools` where the page has native WebMCP: the bridge's listing (`bridge`, a promise of its tool objects) and
+/// native's (`getTools({ fromOrigins })` with the exact origins of `from_origins`), merged so that each tool (the
+/// same window and name) appears once, with the path its calls take (policy's `merge_listings`). Without native,
+/// the bridge's listing as it is.
+pub(crate) fn with_native_listing(bridge: js_sys::Promise, from_origins: &OriginList) -> js_sys::Promise {
+    let Some(native) = context() else { return bridge };
+    let exact: js_sys::Array =
+        from_origins.iter().filter(|p| !p.is_wildcard()).map(|p| JsValue::from_str(p.as_str())).collect();
+    wasm_bindgen_futures::future_to_promise(async move {
+        let bridge = js_sys::Array::from(&wasm_bindgen_futures::JsFuture::from(bridge).await?);
+        let listed = wasm_bindgen_futures::JsFuture::from(native_get_tools(&native, exact)).await;
+        let listed = listed.map(|l| js_sys::Array::from(&l)).unwrap_or_default();
+        Ok(merge(&bridge, &listed).into())
+    })
+}
+
+#[cfg(feature = "js-api")]
+/// The merged list of two listings of tool objects (see [`with_native_listing`]).
+fn merge(bridge: &js_sys::Array, native: &js_sys::Array) -> js_sys::Array {
+    let mut windows: Vec<JsValue> = Vec::new();
+    let mut keys = |tools: &js_sys::Array| -> Vec<(usize, String)> {
+        tools
+            .iter()
+            .map(|tool| {
+                let window = js_sys::Reflect::get(&tool, &JsValue::from_str("window")).unwrap_or(JsValue::NULL);
+                let name = js_sys::Reflect::get(&tool, &JsValue::from_str("name"))
+                    .ok()
+                    .and_then(|n| n.as_string())
+                    .unwrap_or_default();
+                let index = windows.iter().position(|w| js_sys::Object::is(w, &window)).unwrap_or_else(|| {
+                    windows.push(window);
+                    windows.len() - 1
+                });
+                (index, name)
+            })
+            .collect()
+    };
+    let bridge_keys = keys(bridge);
+    let native_keys = keys(native);
+    fn borrow(keys: &[(usize, String)]) -> Vec<(usize, &str)> {
+        keys.iter().map(|(w, n)| (*w, n.as_str())).collect()
+    }
+    merge_listings(&borrow(&bridge_keys), &borrow(&native_keys))
+        .into_iter()
+        .map(|entry| match entry {
+            Merged::Bridge(i) => bridge.get(i as u32),
+            Merged::Native(i) => native_tool_object(&native.get(i as u32)),
+        })
+        .collect()
+}
+
+#[cfg(feature = "js-api")]
+/// Native's own tool object of a tool that `getTools` listed on native's path, if `tool` is one.
+pub(crate) fn native_tool(tool: &JsValue) -> Option<JsValue> {
+    Some(native_tool_of(tool)).filter(|t| !t.is_null() && !t.is_undefined())
+}
+
+#[cfg(feature = "js-api")]
+/// Calls `tool` (native's object) on native's path with `input`; the promise resolves with the result parsed back
+/// from native's JSON text, or rejects as `executeNative` in glue.js says.
+pub(crate) fn call_native(tool: &JsValue, input: &JsValue, signal: Option<web_sys::AbortSignal>) -> js_sys::Promise {
+    match context() {
+        Some(native) => execute_native(&native, tool, input, signal),
+        None => js_sys::Promise::reject(&js_sys::TypeError::new("executeTool: this page has no native WebMCP").into()),
+    }
 }

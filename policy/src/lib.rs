@@ -4,6 +4,7 @@
 //! returns a decision or a typed error. The `webmcp-bridge` crate turns browser events into these inputs.
 #![deny(missing_docs)]
 
+pub mod call_path;
 pub mod envelope;
 pub mod ids;
 pub mod journal;

@@ -12,7 +12,7 @@ use webmcp_e2e::chromedriver::ChromeDriver;
 use webmcp_e2e::session::Session;
 use webmcp_e2e::{Case, Ctx, E2eError, E2eResult, case, check, check_eq};
 
-use crate::cross_origin::pages::{Page, embed, js, listing, open_top, peer_path};
+use crate::cross_origin::pages::{Page, embed, js, listing, open_top, peer_path, register};
 
 /// The flag that turns native WebMCP on in Debian's Chromium 156.
 const NATIVE_ARGS: [&str; 1] = ["--enable-features=WebMCP"];
@@ -22,6 +22,10 @@ pub fn cases() -> Vec<Case> {
         case!("native::what_native_offers", what_native_offers),
         case!("native::readme_flow_works_where_native_exists", readme_flow_works_where_native_exists),
         case!("native::bridge_tools_are_in_the_browsers_registry", bridge_tools_are_in_the_browsers_registry),
+        case!(
+            "native::a_bridge_page_lists_and_calls_a_native_only_frame",
+            a_bridge_page_lists_and_calls_a_native_only_frame
+        ),
     ]
 }
 
@@ -218,6 +222,95 @@ pub async fn bridge_tools_are_in_the_browsers_registry(t: Ctx) -> E2eResult<()> 
             "bridgeStillWorks": [],
         });
         check_eq(seen, expected, "the browser's registry around the bridge's registrations")
+    })
+    .await
+}
+
+/// Embeds the peer page `path` of `site` in `page` as iframe `#id` with `allow="tools *"` (native WebMCP lists a
+/// cross-origin frame's tools only then); fails unless it reports ready.
+async fn embed_with_tools(t: &Ctx, page: Page, id: &str, site: Site, path: &str) -> E2eResult<()> {
+    let url = format!("{}{path}", t.origin(site));
+    let body = "return await e2e.embed(args[0], args[1], 'tools *');";
+    let state = js(t, page, body, vec![json!(id), json!(url)]).await?;
+    check_eq(state, json!("ready"), &format!("state of the {site} frame #{id}"))
+}
+
+/// A test tool (common/e2e/tools.js) that doubles `x`.
+fn double_tool(name: &str) -> Value {
+    json!({ "name": name, "body": "return { doubled: args.x * 2 };",
+            "inputSchema": { "type": "object", "properties": { "x": { "type": "number" } }, "required": ["x"] } })
+}
+
+/// A test tool that always throws 429, retry after 30.
+fn busy_tool(name: &str) -> Value {
+    json!({ "name": name,
+            "body": "throw Object.assign(new Error('slow down'), { status: 429, retryAfter: 30 });" })
+}
+
+/// The names and paths of the tools of origin `args[0]` as the bridge page lists them, sorted.
+const LISTED_PATHS: &str = r#"
+const tools = await document.modelContext.getTools({ fromOrigins: [args[0]], timeoutMs: 1500 });
+return tools.map((tool) => [tool.name, tool.path ?? null]).sort();
+"#;
+
+/// A bridge page (the shop) with two widget iframes of another origin, both `allow="tools *"`: `#n` runs native
+/// WebMCP only (its tools registered with `document.modelContext`, exposed to the shop), `#b` runs the bridge. The
+/// shop lists each tool once, the native-only frame's on native's path and the bridge frame's on the bridge's
+/// (which native reaches too); a call on native's path resolves with the same kind of value as on the bridge's
+/// (an object, not JSON text), a thrown error is native's UnknownError there, and keeps status and retryAfter on
+/// the bridge's path.
+pub async fn a_bridge_page_lists_and_calls_a_native_only_frame(t: Ctx) -> E2eResult<()> {
+    in_native_chromium(t, |t| async move {
+        open_top(&t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
+        embed_with_tools(&t, Page::Top, "n", Site::Widget, &peer_path("native", &[Site::Shop])).await?;
+        embed_with_tools(&t, Page::Top, "b", Site::Widget, &peer_path("bridge", &[Site::Shop])).await?;
+        register(&t, Page::Frame("n"), double_tool("native_double"), json!({})).await?;
+        register(&t, Page::Frame("n"), busy_tool("native_busy"), json!({})).await?;
+        register(&t, Page::Frame("b"), double_tool("bridge_double"), json!({})).await?;
+        register(&t, Page::Frame("b"), busy_tool("bridge_busy"), json!({})).await?;
+        let widget = t.origin(Site::Widget).to_owned();
+        let listed = js(&t, Page::Top, "return await e2e.list({ fromOrigins: ['widget'] });", vec![]).await?;
+        let expected = listing(&[
+            ("bridge_busy", &widget),
+            ("bridge_double", &widget),
+            ("native_busy", &widget),
+            ("native_double", &widget),
+        ]);
+        check_eq(listed, expected, "the widget frames' tools as the shop lists them, each once")?;
+        let paths = js(&t, Page::Top, LISTED_PATHS, vec![json!(widget)]).await?;
+        let expected = json!([
+            ["bridge_busy", "bridge"],
+            ["bridge_double", "bridge"],
+            ["native_busy", "native"],
+            ["native_double", "native"]
+        ]);
+        check_eq(paths, expected, "the path each listed tool's calls take")?;
+        let call = |name: &'static str, args: Value| {
+            let t = &t;
+            async move {
+                let body = "return await e2e.call(args[0], args[1]);";
+                js(t, Page::Top, body, vec![json!(name), args]).await
+            }
+        };
+        let doubled = json!({ "ok": true, "value": { "doubled": 42 } });
+        check_eq(call("native_double", json!({ "x": 21 })).await?, doubled.clone(), "native_double, native's path")?;
+        check_eq(call("bridge_double", json!({ "x": 21 })).await?, doubled, "bridge_double, the bridge's path")?;
+        let busy = call("native_busy", json!({})).await?;
+        check(
+            busy["ok"] == json!(false)
+                && busy["name"] == json!("UnknownError")
+                && busy["code"] == json!("tool_error")
+                && busy.get("status").is_none(),
+            || format!("native_busy on native's path: expected UnknownError, code tool_error, no status; got {busy}"),
+        )?;
+        let busy = call("bridge_busy", json!({})).await?;
+        check(busy["ok"] == json!(false) && busy["status"] == json!(429) && busy["retryAfter"] == json!(30), || {
+            format!("bridge_busy on the bridge's path: expected status 429 and retryAfter 30, got {busy}")
+        })?;
+        let unchecked = call("bridge_double", json!({ "x": "21" })).await?;
+        check(unchecked["code"] == json!("invalid_args"), || {
+            format!("bridge_double with a string x on the bridge's path: expected invalid_args, got {unchecked}")
+        })
     })
     .await
 }

@@ -3,8 +3,9 @@
 // frames and popups of other origins, list and call tools, send raw messages. Nothing here asserts: the suite
 // reads what these functions return.
 //
-// Query parameters: kind=bridge|plain|none (default bridge); expose=<sites or origins, comma-separated> (the
-// bridge's exposeToolsTo; default none); claimOrigin=<site or origin> (plain peer: the origin its tool lists
+// Query parameters: kind=bridge|plain|native|none (default bridge; native: the browser's own document.modelContext
+// only, no bridge, for a Chromium with native WebMCP); expose=<sites or origins, comma-separated> (the bridge's
+// exposeToolsTo, or a native page's exposedTo of every tool registered without one; default none); claimOrigin=<site or origin> (plain peer: the origin its tool lists
 // claim); readyTo=<origin> (the embedder or opener, told {type: "e2e-ready"} once this page is settled);
 // counterPrefix (see /common/bridge.js).
 import { origins } from "/config.js";
@@ -87,9 +88,11 @@ const e2e = {
     const controller = new AbortController();
     const registerOptions = { signal: controller.signal };
     if (options.exposedTo !== undefined) registerOptions.exposedTo = options.exposedTo.map(originOf);
-    context.registerTool(makeTool(definition, e2e), registerOptions);
+    else if (kind === "native") registerOptions.exposedTo = originList(params.get("expose"));
+    const registered = context.registerTool(makeTool(definition, e2e), registerOptions);
     registrations.set(definition.name, controller);
-    return true;
+    // Native's registerTool returns a promise: wait for it, so that the tool is listed once this resolves.
+    return kind === "native" ? Promise.resolve(registered).then(() => true) : true;
   },
 
   /** Unregisters a tool by aborting the signal it was registered with. */
@@ -142,11 +145,13 @@ const e2e = {
     return calls.get(key)?.outcome ?? null;
   },
 
-  /** Embeds `url` as iframe #id and resolves with its settled state once it reports ready. */
-  embed(id, url) {
+  /** Embeds `url` as iframe #id (with `allow`, such as "tools *", when given) and resolves with its settled state
+   * once it reports ready. */
+  embed(id, url, allow) {
     const frame = document.createElement("iframe");
     frame.id = id;
     frame.title = id;
+    if (allow) frame.allow = allow;
     frames.set(id, frame);
     const ready = readyFrom(() => frame.contentWindow);
     frame.src = childUrl(url);
@@ -215,6 +220,11 @@ async function install() {
   if (kind === "plain") {
     const claim = params.get("claimOrigin");
     context = createPlainPeer({ claimOrigin: claim ? originOf(claim) : undefined });
+  } else if (kind === "native") {
+    context = document.modelContext;
+    if (typeof globalThis.ModelContext !== "function" || !(context instanceof globalThis.ModelContext)) {
+      throw new Error("kind=native needs the browser's own WebMCP (Chromium with --enable-features=WebMCP)");
+    }
   } else if (kind === "bridge") {
     const bridge = await loadBridge();
     context = bridge.install({ exposeToolsTo: originList(params.get("expose")) });
