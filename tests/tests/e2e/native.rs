@@ -26,6 +26,10 @@ pub fn cases() -> Vec<Case> {
             "native::a_bridge_page_lists_and_calls_a_native_only_frame",
             a_bridge_page_lists_and_calls_a_native_only_frame
         ),
+        case!(
+            "native::a_native_only_frame_lists_and_calls_a_bridge_host",
+            a_native_only_frame_lists_and_calls_a_bridge_host
+        ),
     ]
 }
 
@@ -310,6 +314,29 @@ pub async fn a_bridge_page_lists_and_calls_a_native_only_frame(t: Ctx) -> E2eRes
         let unchecked = call("bridge_double", json!({ "x": "21" })).await?;
         check(unchecked["code"] == json!("invalid_args"), || {
             format!("bridge_double with a string x on the bridge's path: expected invalid_args, got {unchecked}")
+        })
+    })
+    .await
+}
+
+/// The shop runs the bridge (exposing to the widget) and registers two tools through it; the widget iframe
+/// (`allow="tools *"`) runs native WebMCP only: it lists them with `document.modelContext.getTools({ fromOrigins })`
+/// and calls them with native's `executeTool` (JSON text back; a thrown error is native's UnknownError).
+pub async fn a_native_only_frame_lists_and_calls_a_bridge_host(t: Ctx) -> E2eResult<()> {
+    in_native_chromium(t, |t| async move {
+        open_top(&t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
+        register(&t, Page::Top, double_tool("host_double"), json!({})).await?;
+        register(&t, Page::Top, busy_tool("host_busy"), json!({})).await?;
+        embed_with_tools(&t, Page::Top, "w", Site::Widget, &peer_path("native", &[Site::Shop])).await?;
+        let shop = t.origin(Site::Shop).to_owned();
+        let widget = Page::Frame("w");
+        let listed = js(&t, widget, "return await e2e.list({ fromOrigins: ['shop'] });", vec![]).await?;
+        check_eq(listed, listing(&[("host_busy", &shop), ("host_double", &shop)]), "the shop's tools, natively")?;
+        let doubled = js(&t, widget, "return await e2e.call('host_double', { x: 21 });", vec![]).await?;
+        check_eq(doubled, json!({ "ok": true, "value": "{\"doubled\":42}" }), "host_double through native")?;
+        let busy = js(&t, widget, "return await e2e.call('host_busy', {});", vec![]).await?;
+        check(busy["ok"] == json!(false) && busy["name"] == json!("UnknownError"), || {
+            format!("host_busy through native: expected native's UnknownError, got {busy}")
         })
     })
     .await
