@@ -30,6 +30,14 @@ pub fn cases() -> Vec<Case> {
             "native::a_native_only_frame_lists_and_calls_a_bridge_host",
             a_native_only_frame_lists_and_calls_a_bridge_host
         ),
+        case!(
+            "native::a_bridge_frame_lists_and_calls_a_native_only_host",
+            a_bridge_frame_lists_and_calls_a_native_only_host
+        ),
+        case!(
+            "native::a_native_only_host_lists_and_calls_a_bridge_frame",
+            a_native_only_host_lists_and_calls_a_bridge_frame
+        ),
     ]
 }
 
@@ -337,6 +345,59 @@ pub async fn a_native_only_frame_lists_and_calls_a_bridge_host(t: Ctx) -> E2eRes
         let busy = js(&t, widget, "return await e2e.call('host_busy', {});", vec![]).await?;
         check(busy["ok"] == json!(false) && busy["name"] == json!("UnknownError"), || {
             format!("host_busy through native: expected native's UnknownError, got {busy}")
+        })
+    })
+    .await
+}
+
+/// The reverse roles of `a_bridge_page_lists_and_calls_a_native_only_frame`: the shop runs native WebMCP only (its
+/// tools exposed to the widget), the widget iframe (`allow="tools *"`) runs the bridge and lists them on native's
+/// path, with results of the bridge's kind (an object) and native's UnknownError for a thrown error.
+pub async fn a_bridge_frame_lists_and_calls_a_native_only_host(t: Ctx) -> E2eResult<()> {
+    in_native_chromium(t, |t| async move {
+        open_top(&t, Site::Shop, &peer_path("native", &[Site::Widget])).await?;
+        register(&t, Page::Top, double_tool("host_double"), json!({})).await?;
+        register(&t, Page::Top, busy_tool("host_busy"), json!({})).await?;
+        embed_with_tools(&t, Page::Top, "w", Site::Widget, &peer_path("bridge", &[Site::Shop])).await?;
+        let shop = t.origin(Site::Shop).to_owned();
+        let widget = Page::Frame("w");
+        let listed = js(&t, widget, "return await e2e.list({ fromOrigins: ['shop'] });", vec![]).await?;
+        check_eq(listed, listing(&[("host_busy", &shop), ("host_double", &shop)]), "the shop's tools, once each")?;
+        let paths = js(&t, widget, LISTED_PATHS, vec![json!(shop)]).await?;
+        let expected = json!([["host_busy", "native"], ["host_double", "native"]]);
+        check_eq(paths, expected, "the path of the native-only shop's tools")?;
+        let doubled = js(&t, widget, "return await e2e.call('host_double', { x: 21 });", vec![]).await?;
+        check_eq(doubled, json!({ "ok": true, "value": { "doubled": 42 } }), "host_double on native's path")?;
+        let busy = js(&t, widget, "return await e2e.call('host_busy', {});", vec![]).await?;
+        check(
+            busy["ok"] == json!(false) && busy["name"] == json!("UnknownError") && busy["code"] == json!("tool_error"),
+            || format!("host_busy on native's path: expected UnknownError with code tool_error, got {busy}"),
+        )
+    })
+    .await
+}
+
+/// The reverse roles of `a_native_only_frame_lists_and_calls_a_bridge_host`: the shop runs native WebMCP only, the
+/// widget iframe (`allow="tools *"`) runs the bridge, exposing to the shop; the shop lists the widget's tools with
+/// `document.modelContext.getTools({ fromOrigins })` and calls them with native's `executeTool`.
+pub async fn a_native_only_host_lists_and_calls_a_bridge_frame(t: Ctx) -> E2eResult<()> {
+    in_native_chromium(t, |t| async move {
+        open_top(&t, Site::Shop, &peer_path("native", &[Site::Widget])).await?;
+        embed_with_tools(&t, Page::Top, "w", Site::Widget, &peer_path("bridge", &[Site::Shop])).await?;
+        register(&t, Page::Frame("w"), double_tool("frame_double"), json!({})).await?;
+        register(&t, Page::Frame("w"), busy_tool("frame_busy"), json!({})).await?;
+        let widget = t.origin(Site::Widget).to_owned();
+        let listed = js(&t, Page::Top, "return await e2e.list({ fromOrigins: ['widget'] });", vec![]).await?;
+        check_eq(
+            listed,
+            listing(&[("frame_busy", &widget), ("frame_double", &widget)]),
+            "the widget's tools, natively",
+        )?;
+        let doubled = js(&t, Page::Top, "return await e2e.call('frame_double', { x: 21 });", vec![]).await?;
+        check_eq(doubled, json!({ "ok": true, "value": "{\"doubled\":42}" }), "frame_double through native")?;
+        let busy = js(&t, Page::Top, "return await e2e.call('frame_busy', {});", vec![]).await?;
+        check(busy["ok"] == json!(false) && busy["name"] == json!("UnknownError"), || {
+            format!("frame_busy through native: expected native's UnknownError, got {busy}")
         })
     })
     .await
