@@ -458,6 +458,36 @@ export function nativeModelContext(value) {
   return typeof NativeModelContext === "function" && value instanceof NativeModelContext ? value : null;
 }
 
+// Native's own registerTool, kept when watchNativeRegistrations puts its watcher in its place: the bridge's own
+// registrations go straight to it, unwatched.
+let nativeRegisterTool = null;
+
+// Watches the registrations that other code on the page makes through a reference to the native object (taken
+// before install()): each one native accepted, and whose signal has not aborted meanwhile, reaches `registered(tool,
+// options)` (Rust: the bridge registers it too, with exactly its exposedTo, docs/native.md). What native returns is
+// returned unchanged. Registrations made before install() cannot be seen here; nor calls of
+// ModelContext.prototype.registerTool on the object.
+export function watchNativeRegistrations(native, registered) {
+  const original = native.registerTool;
+  nativeRegisterTool = original;
+  Object.defineProperty(native, "registerTool", {
+    configurable: true,
+    writable: true,
+    value: function registerTool(tool, options) {
+      const result = original.call(this, tool, options);
+      if (this === native) {
+        Promise.resolve(result).then(
+          () => {
+            if (!options?.signal?.aborted) registered(tool, options ?? {});
+          },
+          () => {},
+        );
+      }
+      return result;
+    },
+  });
+}
+
 // Hears every native registration that failed (name, error); set once by Rust.
 let nativeFailed = () => {};
 export function setNativeFailureHandler(callback) {
@@ -483,7 +513,8 @@ export function registerNative(
     if (!signal.aborted) nativeFailed(name, error);
   };
   try {
-    Promise.resolve(native.registerTool(tool, { signal, exposedTo })).catch(failed);
+    const register = nativeRegisterTool ?? native.registerTool;
+    Promise.resolve(register.call(native, tool, { signal, exposedTo })).catch(failed);
   } catch (error) {
     failed(error);
   }

@@ -20,6 +20,8 @@ pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Core>, BridgeErr
     crate::native::adopt();
     #[cfg(feature = "js-api")]
     crate::js_api::define_model_context(&core);
+    #[cfg(feature = "js-api")]
+    crate::native::watch_other_registrations();
     crate::forms::start();
     Ok(core)
 }

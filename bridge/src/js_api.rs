@@ -242,7 +242,7 @@ fn call_signal(options: &JsValue) -> Result<Option<web_sys::AbortSignal>, JsValu
 }
 
 /// A tool object of `registerTool`, checked.
-fn local_tool(tool: &JsValue, options: &JsValue) -> Result<LocalTool, BridgeError> {
+pub(crate) fn local_tool(tool: &JsValue, options: &JsValue) -> Result<LocalTool, BridgeError> {
     if !tool.is_object() {
         return Err(BridgeError::invalid(
             "registerTool(tool): tool must be an object with name, description and execute",

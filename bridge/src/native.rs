@@ -7,9 +7,13 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use wasm_bindgen::prelude::*;
-use webmcp_policy::call_path::{Merged, merge_listings};
 use webmcp_policy::guard::RefusalKind;
-use webmcp_policy::{OriginList, native_exposure};
+use webmcp_policy::native_exposure;
+#[cfg(feature = "js-api")]
+use webmcp_policy::{
+    OriginList,
+    call_path::{Merged, merge_listings},
+};
 
 use crate::core::{State, with_core};
 use crate::registry::Handler;
@@ -35,6 +39,8 @@ extern "C" {
         exposed_to: js_sys::Array,
         signal: &web_sys::AbortSignal,
     );
+    #[wasm_bindgen(js_name = watchNativeRegistrations)]
+    fn watch_native_registrations(native: &JsValue, registered: &js_sys::Function);
     #[wasm_bindgen(js_name = nativeGetTools)]
     fn native_get_tools(native: &JsValue, from_origins: js_sys::Array) -> js_sys::Promise;
     #[wasm_bindgen(js_name = nativeToolObject)]
@@ -246,4 +252,40 @@ pub(crate) fn call_native(tool: &JsValue, input: &JsValue, signal: Option<web_sy
         Some(native) => execute_native(&native, tool, input, signal),
         None => js_sys::Promise::reject(&js_sys::TypeError::new("executeTool: this page has no native WebMCP").into()),
     }
+}
+
+/// Watches the tools that other code on the page registers with native after `install()` (through a reference to
+/// the native object it kept) and registers each with the bridge too, with exactly the `exposedTo` it gave native
+/// (none: no other origin), so that the windows native does not reach (openers, popups, frames without
+/// `allow="tools"`) see it under the same rule; aborting its signal unregisters it from both. A tool the bridge
+/// cannot take (a name it already has, a schema it refuses) stays native's only, with a warning. Tools registered
+/// with native before `install()` are not exposed by the bridge (docs/native.md, "Tools registered with native by
+/// other code").
+#[cfg(feature = "js-api")]
+pub(crate) fn watch_other_registrations() {
+    let Some(native) = context() else { return };
+    let registered = Closure::<dyn Fn(JsValue, JsValue)>::new(|tool: JsValue, options: JsValue| {
+        let signal = crate::options::get(&options, "signal").dyn_into::<web_sys::AbortSignal>().ok();
+        let local = crate::js_api::local_tool(&tool, &options).map(|mut local| {
+            local.exposed_to.get_or_insert_with(OriginList::empty);
+            local
+        });
+        with_core(|state| {
+            let refused = match local {
+                Ok(local) => state.register(local, signal).err(),
+                Err(error) => Some(error),
+            };
+            if let Some(error) = refused {
+                let name = crate::options::get(&tool, "name").as_string().unwrap_or_default();
+                let text = format!(
+                    "a tool registered with the browser's WebMCP ({name}) stays there only: the bridge cannot take it ({error})"
+                );
+                let own = state.own_origin.clone();
+                state.warn(RefusalKind::NativeRegistry, &own, &text);
+            }
+        });
+    });
+    watch_native_registrations(&native, registered.as_ref().unchecked_ref());
+    // Kept for the page's one bridge.
+    registered.forget();
 }

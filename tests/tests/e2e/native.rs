@@ -12,7 +12,7 @@ use webmcp_e2e::chromedriver::ChromeDriver;
 use webmcp_e2e::session::Session;
 use webmcp_e2e::{Case, Ctx, E2eError, E2eResult, case, check, check_eq};
 
-use crate::cross_origin::pages::{Page, embed, js, listing, open_top, peer_path, register};
+use crate::cross_origin::pages::{Page, embed, go, js, listing, open_top, peer_path, register};
 
 /// The flag that turns native WebMCP on in Debian's Chromium 156.
 const NATIVE_ARGS: [&str; 1] = ["--enable-features=WebMCP"];
@@ -37,6 +37,10 @@ pub fn cases() -> Vec<Case> {
         case!(
             "native::a_native_only_host_lists_and_calls_a_bridge_frame",
             a_native_only_host_lists_and_calls_a_bridge_frame
+        ),
+        case!(
+            "native::tools_registered_with_native_after_install_reach_windows_native_does_not",
+            tools_registered_with_native_after_install_reach_windows_native_does_not
         ),
     ]
 }
@@ -399,6 +403,65 @@ pub async fn a_native_only_host_lists_and_calls_a_bridge_frame(t: Ctx) -> E2eRes
         check(busy["ok"] == json!(false) && busy["name"] == json!("UnknownError"), || {
             format!("frame_busy through native: expected native's UnknownError, got {busy}")
         })
+    })
+    .await
+}
+
+/// On a page without the bridge yet: other code keeps the browser's `document.modelContext` and registers
+/// `early_native` there (exposed to the widget); the bridge is installed (exposing to the widget); then that code
+/// registers through its reference `late_double` and `late_busy` (exposed to the widget, with signals it keeps in
+/// `window.__late`) and `late_private` (no `exposedTo`).
+const OTHER_CODE_REGISTERS: &str = r#"
+const native = document.modelContext;
+const widget = args[0];
+await native.registerTool({ name: "early_native", description: "Registered before install().",
+  execute() { return "early"; } }, { exposedTo: [widget] });
+const bridge = await import("/pkg/webmcp_bridge.js");
+await bridge.default();
+const context = bridge.install({ exposeToolsTo: [widget] });
+await context.ready;
+window.__late = { double: new AbortController(), busy: new AbortController() };
+await native.registerTool({ name: "late_double", description: "Doubles x.",
+  inputSchema: { type: "object", properties: { x: { type: "number" } }, required: ["x"] },
+  execute({ x }) { return { doubled: x * 2 }; } }, { exposedTo: [widget], signal: window.__late.double.signal });
+await native.registerTool({ name: "late_busy", description: "Always rate limited.",
+  execute() { throw Object.assign(new Error("slow down"), { status: 429, retryAfter: 30 }); } },
+  { exposedTo: [widget], signal: window.__late.busy.signal });
+await native.registerTool({ name: "late_private", description: "Exposed to nobody.", execute() { return 1; } });
+return (await native.getTools()).map((tool) => tool.name).sort();
+"#;
+
+/// Tools that other code registers with native after `install()` reach a window native does not reach (a widget
+/// iframe without `allow="tools"`) through the bridge, each to exactly the origins of its own `exposedTo`: listed,
+/// called with the bridge's argument checks, status and retryAfter, and gone once its signal aborts. A tool
+/// registered with native before `install()`, and one without `exposedTo`, are not exposed.
+pub async fn tools_registered_with_native_after_install_reach_windows_native_does_not(t: Ctx) -> E2eResult<()> {
+    in_native_chromium(t, |t| async move {
+        t.open(Site::Shop, "/e2e/peer.html?kind=none").await?;
+        let widget = t.origin(Site::Widget).to_owned();
+        let native = t.session.execute_async(OTHER_CODE_REGISTERS, vec![json!(widget)]).await?;
+        let expected = json!(["early_native", "late_busy", "late_double", "late_private"]);
+        check_eq(native, expected, "the shop's native registry")?;
+        embed(&t, Page::Top, "w", Site::Widget, &peer_path("bridge", &[Site::Shop])).await?;
+        let shop = t.origin(Site::Shop).to_owned();
+        let frame = Page::Frame("w");
+        let list = "return await e2e.list({ fromOrigins: ['shop'] });";
+        let listed = js(&t, frame, list, vec![]).await?;
+        check_eq(listed, listing(&[("late_busy", &shop), ("late_double", &shop)]), "the shop's tools, in the widget")?;
+        let doubled = js(&t, frame, "return await e2e.call('late_double', { x: 21 });", vec![]).await?;
+        check_eq(doubled, json!({ "ok": true, "value": { "doubled": 42 } }), "late_double from the widget")?;
+        let unchecked = js(&t, frame, "return await e2e.call('late_double', { x: 'a' });", vec![]).await?;
+        check(unchecked["code"] == json!("invalid_args"), || {
+            format!("late_double with a string x: expected invalid_args, got {unchecked}")
+        })?;
+        let busy = js(&t, frame, "return await e2e.call('late_busy', {});", vec![]).await?;
+        check(busy["ok"] == json!(false) && busy["status"] == json!(429) && busy["retryAfter"] == json!(30), || {
+            format!("late_busy from the widget: expected status 429 and retryAfter 30, got {busy}")
+        })?;
+        go(&t, Page::Top).await?;
+        t.session.execute_async("window.__late.double.abort(); return null;", vec![]).await?;
+        let listed = js(&t, frame, list, vec![]).await?;
+        check_eq(listed, listing(&[("late_busy", &shop)]), "the shop's tools once late_double's signal aborted")
     })
     .await
 }
