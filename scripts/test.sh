@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check of webmcp-bridge, installing what it needs first (scripts/setup.sh):
 # formatting, clippy (native and wasm32), native tests, browser tests (wasm-bindgen-test in headless Chromium),
-# and the end-to-end suites across loopback origins. Prints a summary; exits non-zero on any failure.
+# and the end-to-end suites across loopback origins, twice: in Chromium without and with native WebMCP (steps e2e
+# and e2e-native). Prints a summary; exits non-zero on any failure.
 set -uo pipefail
 LOG_TAG=test
 source "$(dirname "$0")/lib.sh"
@@ -67,6 +68,8 @@ step browser-policy browser_tests webmcp-policy
 step browser-bridge browser_tests webmcp-bridge
 if [ -f "$ROOT/tests/tests/e2e.rs" ]; then
   step e2e cargo test -p webmcp-e2e --test e2e --locked
+  # The same suite again in Chromium with the browser's own WebMCP (--enable-features=WebMCP): docs/native.md.
+  step e2e-native env E2E_NATIVE=1 cargo test -p webmcp-e2e --test e2e --locked
 fi
 
 echo

@@ -5,7 +5,8 @@
 //! reports each form that appears, changes or disappears. This file decides what becomes a tool: the name must be
 //! a valid tool name, the description non-empty, the schema one the argument check can compile, and the name not
 //! taken by another tool of the page. It keeps each form's registration, so that a change replaces exactly the
-//! form's own tool and is announced once.
+//! form's own tool and is announced once. Where the page has native WebMCP, the form's tool is registered with native
+//! too, in place of native's own tool for the form (see `register_with_native`).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -24,6 +25,12 @@ extern "C" {
     /// Watches `root` for `form[toolname]` and calls `report(kind, id, definition)` (see forms.js).
     #[wasm_bindgen(js_name = watchForms)]
     fn watch_forms(root: &web_sys::Document, report: &js_sys::Function) -> JsValue;
+    /// Takes `toolname` off the form of `definition` and returns it (null when it had none).
+    #[wasm_bindgen(js_name = releaseNativeName)]
+    fn release_native_name(definition: &JsValue) -> JsValue;
+    /// Puts back the `toolname` [`release_native_name`] took off.
+    #[wasm_bindgen(js_name = restoreNativeName)]
+    fn restore_native_name(definition: &JsValue, written: &JsValue);
 }
 
 /// Why a form is not a tool. Printed as a console warning for the page's author.
@@ -120,6 +127,9 @@ fn on_change(change: Change, id: u32, definition: JsValue) {
         Change::Added | Change::Changed => {
             // The old tool leaves without an announcement: the new one's registration announces both.
             let removed = old.filter(|(name, registration)| state.registry.remove(name, Some(*registration)));
+            if let Some((_, registration)) = &removed {
+                state.unregister_from_native(*registration);
+            }
             let entry = register(state, definition);
             if let Some((name, _)) = removed {
                 let kept = entry.registration.is_some() && entry.name == name;
@@ -140,7 +150,10 @@ fn on_change(change: Change, id: u32, definition: JsValue) {
 fn register(state: &mut State, definition: JsValue) -> FormEntry {
     let name = crate::options::get(&definition, "name").as_string().unwrap_or_default();
     let registration = form_tool(&definition).and_then(|tool| match state.register(tool, None) {
-        Ok(registration) => Ok(registration),
+        Ok(registration) => {
+            register_with_native(state, registration, &definition);
+            Ok(registration)
+        }
         Err(BridgeError::DuplicateTool(_)) => Err(FormToolError::NameTaken { name: name.clone() }),
         Err(other) => Err(FormToolError::Unreadable { name: name.clone(), problem: other.to_string() }),
     });
@@ -163,6 +176,7 @@ fn hand_over(state: &mut State, name: &str) -> bool {
     for (id, definition) in waiting {
         let Ok(tool) = form_tool(&definition) else { continue };
         let Ok(registration) = state.register(tool, None) else { return false };
+        register_with_native(state, registration, &definition);
         FORMS.with(|forms| {
             if let Some(entry) = forms.borrow_mut().entries.get_mut(&id) {
                 entry.registration = Some(registration);
@@ -171,6 +185,20 @@ fn hand_over(state: &mut State, name: &str) -> bool {
         return true;
     }
     false
+}
+
+/// Where the page has native WebMCP: registers the form's tool (registration `registration`) with native in place of
+/// native's own tool for the form, which would list the form's password fields and let the browser's agent fill
+/// them. The form's `toolname` is off while the bridge registers, so that native drops its tool for the form and the
+/// name is free; put back at once, it finds the name taken. One tool, the bridge's, in both registries
+/// (docs/native.md, "Both modes").
+fn register_with_native(state: &mut State, registration: u64, definition: &JsValue) {
+    if crate::native::context().is_none() {
+        return;
+    }
+    let written = release_native_name(definition);
+    state.register_with_native(registration);
+    restore_native_name(definition, &written);
 }
 
 /// The tool a form definition describes, checked like a `registerTool` definition.

@@ -23,6 +23,13 @@ pub const CHROMIUM_ARGS: [&str; 9] = [
     "--window-size=1280,900",
 ];
 
+/// The flag that turns the browser's own WebMCP on in Debian's Chromium 156 (docs/native.md).
+pub const NATIVE_WEBMCP_ARG: &str = "--enable-features=WebMCP";
+
+/// The environment variable that runs the end-to-end suite in native mode: every session's Chromium gets
+/// [`NATIVE_WEBMCP_ARG`] when it is `1` (scripts/test.sh's step `e2e-native`).
+pub const NATIVE_ENV: &str = "E2E_NATIVE";
+
 /// How long one `execute_async` script may run.
 pub const SCRIPT_TIMEOUT_MS: u64 = 30_000;
 
@@ -31,13 +38,36 @@ pub fn chromium_from_env() -> String {
     std::env::var("CHROMIUM").unwrap_or_else(|_| DEFAULT_CHROMIUM.to_owned())
 }
 
-/// The WebDriver capabilities of a session.
+/// Whether this run is in native mode: `E2E_NATIVE=1` (anything else, or nothing, is the bridge-only mode).
+pub fn native_mode() -> bool {
+    std::env::var(NATIVE_ENV).is_ok_and(|value| value == "1")
+}
+
+/// The run's mode, as the suite prints it.
+pub fn mode_description() -> &'static str {
+    if native_mode() {
+        "native: Chromium with --enable-features=WebMCP (E2E_NATIVE=1)"
+    } else {
+        "bridge only: Chromium without native WebMCP (E2E_NATIVE=1 runs the native mode)"
+    }
+}
+
+/// Chromium's flags in this run's mode: [`CHROMIUM_ARGS`], and [`NATIVE_WEBMCP_ARG`] in native mode.
+pub fn chromium_args() -> Vec<&'static str> {
+    let mut args = CHROMIUM_ARGS.to_vec();
+    if native_mode() {
+        args.push(NATIVE_WEBMCP_ARG);
+    }
+    args
+}
+
+/// The WebDriver capabilities of a session, in this run's mode (see [`native_mode`]).
 pub fn capabilities(chromium: &str) -> Capabilities {
     let mut capabilities = Capabilities::new();
     capabilities.insert("browserName".into(), json!("chrome"));
     capabilities.insert("pageLoadStrategy".into(), json!("normal"));
     capabilities.insert("timeouts".into(), json!({ "script": SCRIPT_TIMEOUT_MS, "pageLoad": 30_000 }));
-    capabilities.insert("goog:chromeOptions".into(), json!({ "binary": chromium, "args": CHROMIUM_ARGS }));
+    capabilities.insert("goog:chromeOptions".into(), json!({ "binary": chromium, "args": chromium_args() }));
     capabilities
 }
 

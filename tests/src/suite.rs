@@ -11,7 +11,7 @@ use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 use webmcp_demo_sites::{DemoConfig, DemoServer, RunningDemo, Site};
 
-use crate::browser::{chromium_from_env, new_session};
+use crate::browser::{chromium_from_env, mode_description, new_session};
 use crate::chromedriver::ChromeDriver;
 use crate::error::{E2eError, E2eResult};
 use crate::session::Session;
@@ -110,6 +110,7 @@ impl Suite {
         }
         let demo = runtime.block_on(DemoServer::start(config))?;
         let driver = ChromeDriver::start(&ChromeDriver::binary_from_env())?;
+        eprintln!("e2e: mode {}", mode_description());
         eprintln!(
             "e2e: shop {} widget {} pay {} evil {}; chromedriver pid {} at {}",
             demo.origin(Site::Shop),

@@ -10,6 +10,8 @@ mod demo;
 mod harness;
 #[path = "e2e/interop.rs"]
 mod interop;
+#[path = "e2e/modes.rs"]
+mod modes;
 #[path = "e2e/native.rs"]
 mod native;
 #[path = "e2e/once_only.rs"]
@@ -26,6 +28,7 @@ fn main() -> ExitCode {
             cross_origin::cases(),
             interop::cases(),
             native::cases(),
+            modes::cases(),
             once_only::cases(),
         ]
         .concat(),
