@@ -6,15 +6,20 @@
 #                                             table of checks, exits 0 only when every check passed
 #   scripts/demo.sh --check --screenshot PATH the same, and save a PNG of the shop (docs/demo.png in the README)
 #   scripts/demo.sh --screenshot PATH         the same as the line above
+#   scripts/demo.sh --native [...]            for a browser with native WebMCP: serving, prints how to start
+#                                             Chromium with --enable-features=WebMCP; with --check, the check's
+#                                             Chromium has that flag (E2E_NATIVE=1, docs/native.md)
 set -euo pipefail
 LOG_TAG=demo
 source "$(dirname "$0")/lib.sh"
 
 check=false
+native=false
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=true ;;
+    --native) native=true ;;
     --screenshot | --screenshot=*)
       check=true
       if [ "$1" = --screenshot ]; then
@@ -34,11 +39,37 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+# shop_url [webmcp-demo options]: the shop's URL with the ports the options give (default 8401).
+shop_url() {
+  local port=8401
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --ports) [ $# -ge 2 ] && port=${2%%,*} && shift ;;
+      --ports=*) port=${1#--ports=} && port=${port%%,*} ;;
+    esac
+    shift
+  done
+  if [ "$port" = 0 ]; then echo "<the shop URL printed below>"; else echo "http://127.0.0.1:$port/"; fi
+}
+
 "$ROOT/scripts/setup.sh"
 "$ROOT/scripts/build-pkg.sh"
 cd "$ROOT"
 if $check; then
-  log "checking the demo in headless Chromium"
+  if $native; then
+    log "checking the demo in headless Chromium with native WebMCP (--enable-features=WebMCP)"
+    export E2E_NATIVE=1
+  else
+    log "checking the demo in headless Chromium"
+    # The native mode is asked for with --native only, not inherited from the caller's environment.
+    unset E2E_NATIVE
+  fi
   exec cargo run --release --quiet -p webmcp-e2e --bin demo-check -- ${args[@]+"${args[@]}"}
+fi
+if $native; then
+  shop=$(shop_url ${args[@]+"${args[@]}"})
+  log "native WebMCP: open the demo in a Chromium started with the flag (Debian's Chromium 156 has it), e.g."
+  log "  chromium --enable-features=WebMCP --user-data-dir=\"\$(mktemp -d)\" $shop"
+  log "then document.modelContext in the shop is the bridge's, on top of the browser's own (docs/native.md)"
 fi
 exec cargo run --release --quiet -p webmcp-demo-sites --bin webmcp-demo -- ${args[@]+"${args[@]}"}

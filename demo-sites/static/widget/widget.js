@@ -35,7 +35,7 @@ async function callTool(name, args) {
     return "unavailable";
   }
   const callId = `w-${crypto.randomUUID()}`;
-  const settleChip = transcript.startCall(callId, name, args);
+  const settleChip = transcript.startCall(callId, name, args, tool.path);
   const controller = new AbortController();
   inFlight.add(controller);
   $("stop").disabled = false;
@@ -95,7 +95,8 @@ function wireControls() {
 /** Calls that settled without this page seeing them start (recovered after a reload) still get a chip. */
 function onToolResult(event) {
   if (transcript.has(event.callId)) return;
-  const settleChip = transcript.startCall(event.callId, event.name, {});
+  // toolresult comes from the bridge's journal only: such a call took the bridge's path.
+  const settleChip = transcript.startCall(event.callId, event.name, {}, "bridge");
   const detail = event.status === "completed" ? resultText(event.result) : describeError(event.error);
   settleChip(event.status, `${detail} (recovered after a reload)`, { recovered: event.recovered });
 }

@@ -12,7 +12,7 @@ use std::time::Instant;
 use demo_check::Setup;
 use demo_check::args::{Args, USAGE};
 use webmcp_demo_sites::{DemoConfig, DemoServer, Site};
-use webmcp_e2e::browser::chromium_from_env;
+use webmcp_e2e::browser::{chromium_from_env, mode_description};
 use webmcp_e2e::chromedriver::ChromeDriver;
 
 /// Exit status when the run could not start (bad arguments, no bridge package, no chromedriver).
@@ -52,12 +52,13 @@ fn main() -> ExitCode {
         Err(error) => return cannot_start(&error),
     };
     println!(
-        "webmcp-bridge demo check: shop {}, widget {}, pay {}, evil {}; chromedriver pid {}\n",
+        "webmcp-bridge demo check: shop {}, widget {}, pay {}, evil {}; chromedriver pid {}\nmode: {}\n",
         demo.origin(Site::Shop),
         demo.origin(Site::Widget),
         demo.origin(Site::Pay),
         demo.origin(Site::Evil),
-        driver.pid()
+        driver.pid(),
+        mode_description()
     );
     let setup = Setup {
         demo: demo.clone(),

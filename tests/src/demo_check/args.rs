@@ -16,6 +16,7 @@ The demo server runs in-process on free loopback ports, with the postMessage spy
   CHROMEDRIVER  the chromedriver binary (default /usr/bin/chromedriver)
   CHROMIUM      the Chromium binary (default /usr/bin/chromium)
   E2E_PKG_DIR   the bridge package folder to serve (default bridge/pkg, built by scripts/build-pkg.sh)
+  E2E_NATIVE    1: Chromium with native WebMCP (--enable-features=WebMCP; scripts/demo.sh --check --native)
 
 Exit status: 0 when every check passed, 1 when one failed, 2 when the run could not start.
 ";

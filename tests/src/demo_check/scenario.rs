@@ -39,10 +39,12 @@ async fn add_to_cart(v: &Visit) -> E2eResult<String> {
     v.run_expecting("add 2 margherita", "completed").await?;
     let chip = v.last_chip().await?;
     check_eq(chip.tool.as_str(), "add_to_cart", "the last chip's tool")?;
+    // The shop runs the bridge: its tools take the bridge's path with native WebMCP too (docs/native.md).
+    check_eq(chip.path.as_deref(), Some("bridge"), "the path the last chip shows")?;
     check_eq(v.counter(Site::Shop, "add_to_cart"), 1, "runs of the shop's add_to_cart")?;
     let line = v.top_text("#cart-lines li[data-sku='margherita']").await?;
     check(line.starts_with("2 × Margherita"), || format!("the shop's cart shows {line:?}, not 2 × Margherita"))?;
-    Ok(format!("completed, ran 1×; shop cart: {line}; chip: \"{}\"", chip.detail))
+    Ok(format!("completed via bridge, ran 1×; shop cart: {line}; chip: \"{}\"", chip.detail))
 }
 
 async fn rate_limit(v: &Visit) -> E2eResult<String> {

@@ -34,12 +34,15 @@ pub struct Chip {
     pub recovered: Option<String>,
     /// The line under the chip: the result's text, or the error described.
     pub detail: String,
+    /// The path the call took, as the chip shows it: `bridge` (the bridge's protocol) or `native`.
+    pub path: Option<String>,
 }
 
 /// Reads every chip of the widget (the current frame must be the widget).
 const READ_CHIPS: &str = "return [...document.querySelectorAll('.chip')].map((chip) => ({ \
     tool: chip.dataset.tool, state: chip.dataset.state, status: chip.dataset.status ?? null, \
     retryAfter: chip.dataset.retryAfter ?? null, recovered: chip.dataset.recovered ?? null, \
+    path: chip.dataset.path ?? null, \
     detail: chip.closest('.message')?.querySelector('.call-detail')?.textContent ?? '' }));";
 
 impl Visit {
