@@ -5,7 +5,9 @@ use fantoccini::{Client, ClientBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
+use crate::chromedriver::ChromeDriver;
 use crate::error::{E2eError, E2eResult};
+use crate::session::Session;
 
 /// Default Chromium binary; the `CHROMIUM` environment variable overrides it.
 pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
@@ -78,4 +80,26 @@ pub async fn new_session(driver_url: &str, chromium: &str) -> E2eResult<Client> 
         .connect(driver_url)
         .await
         .map_err(|error| E2eError::NewSession { binary: chromium.to_owned(), message: error.to_string() })
+}
+
+/// A chromedriver and a Chromium of a case's own, with `extra_args` after this run's flags (for a case that needs
+/// another Chromium than the suite's, e.g. precise memory figures or native WebMCP). Dropping the chromedriver
+/// guard ends it by its PID: close the session first.
+pub async fn own_chromium(extra_args: &[&str]) -> E2eResult<(ChromeDriver, Session)> {
+    let driver = tokio::task::spawn_blocking(|| ChromeDriver::start(&ChromeDriver::binary_from_env()))
+        .await
+        .map_err(|error| E2eError::Check(format!("starting chromedriver: {error}")))??;
+    let chromium = chromium_from_env();
+    let mut wanted = capabilities(&chromium);
+    let args = wanted
+        .get_mut("goog:chromeOptions")
+        .and_then(|options| options.get_mut("args"))
+        .and_then(serde_json::Value::as_array_mut)
+        .ok_or_else(|| E2eError::Check("the harness's capabilities have no Chromium args".into()))?;
+    args.extend(extra_args.iter().map(|arg| json!(arg)));
+    let client =
+        ClientBuilder::new(HttpConnector::new()).capabilities(wanted).connect(&driver.url()).await.map_err(
+            |error| E2eError::NewSession { binary: chromium, message: format!("with {extra_args:?}: {error}") },
+        )?;
+    Ok((driver, Session::new(client)))
 }

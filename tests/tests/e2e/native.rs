@@ -3,19 +3,12 @@
 
 use std::future::Future;
 
-use fantoccini::ClientBuilder;
-use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 use webmcp_demo_sites::Site;
-use webmcp_e2e::browser::{capabilities, chromium_from_env};
-use webmcp_e2e::chromedriver::ChromeDriver;
-use webmcp_e2e::session::Session;
-use webmcp_e2e::{Case, Ctx, E2eError, E2eResult, case, check, check_eq};
+use webmcp_e2e::browser::{NATIVE_WEBMCP_ARG, own_chromium};
+use webmcp_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 
 use crate::cross_origin::pages::{Page, embed, go, js, listing, open_top, peer_path, register};
-
-/// The flag that turns native WebMCP on in Debian's Chromium 156.
-const NATIVE_ARGS: [&str; 1] = ["--enable-features=WebMCP"];
 
 pub fn cases() -> Vec<Case> {
     vec![
@@ -45,24 +38,6 @@ pub fn cases() -> Vec<Case> {
     ]
 }
 
-/// A chromedriver and a Chromium with native WebMCP, of this case's own.
-async fn native_session() -> E2eResult<(ChromeDriver, Session)> {
-    let driver = tokio::task::spawn_blocking(|| ChromeDriver::start(&ChromeDriver::binary_from_env()))
-        .await
-        .map_err(|error| E2eError::Check(format!("starting chromedriver: {error}")))??;
-    let mut wanted = capabilities(&chromium_from_env());
-    let args =
-        wanted.get_mut("goog:chromeOptions").and_then(|options| options.get_mut("args")).and_then(Value::as_array_mut);
-    let args = args.ok_or_else(|| E2eError::Check("the harness's capabilities have no Chromium args".into()))?;
-    args.extend(NATIVE_ARGS.map(|arg| json!(arg)));
-    let client = ClientBuilder::new(HttpConnector::new())
-        .capabilities(wanted)
-        .connect(&driver.url())
-        .await
-        .map_err(|error| E2eError::Check(format!("cannot open a Chromium with {NATIVE_ARGS:?}: {error}")))?;
-    Ok((driver, Session::new(client)))
-}
-
 /// Runs `body` with a copy of `t` whose session is a Chromium with native WebMCP of its own; closes that session,
 /// then its chromedriver (by PID).
 async fn in_native_chromium<F, Fut>(t: Ctx, body: F) -> E2eResult<()>
@@ -70,7 +45,7 @@ where
     F: FnOnce(Ctx) -> Fut,
     Fut: Future<Output = E2eResult<()>>,
 {
-    let (driver, session) = native_session().await?;
+    let (driver, session) = own_chromium(&[NATIVE_WEBMCP_ARG]).await?;
     let mut native = t.clone();
     native.session = session.clone();
     let outcome = body(native).await;

@@ -10,11 +10,9 @@
 
 use std::time::Duration;
 
-use fantoccini::ClientBuilder;
-use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 use webmcp_demo_sites::Site;
-use webmcp_e2e::browser::{capabilities, chromium_from_env};
+use webmcp_e2e::browser::own_chromium;
 use webmcp_e2e::chromedriver::ChromeDriver;
 use webmcp_e2e::session::Session;
 use webmcp_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
@@ -36,20 +34,7 @@ const EXTRA_ARGS: [&str; 2] = ["--enable-precise-memory-info", "--js-flags=--exp
 
 /// A chromedriver and a Chromium of this case's own, with [`EXTRA_ARGS`].
 pub(super) async fn precise_memory_session() -> E2eResult<(ChromeDriver, Session)> {
-    let driver = tokio::task::spawn_blocking(|| ChromeDriver::start(&ChromeDriver::binary_from_env()))
-        .await
-        .map_err(|error| E2eError::Check(format!("starting chromedriver: {error}")))??;
-    let mut wanted = capabilities(&chromium_from_env());
-    let args =
-        wanted.get_mut("goog:chromeOptions").and_then(|options| options.get_mut("args")).and_then(Value::as_array_mut);
-    let args = args.ok_or_else(|| E2eError::Check("the harness's capabilities have no Chromium args".into()))?;
-    args.extend(EXTRA_ARGS.map(|arg| json!(arg)));
-    let client = ClientBuilder::new(HttpConnector::new())
-        .capabilities(wanted)
-        .connect(&driver.url())
-        .await
-        .map_err(|error| E2eError::Check(format!("cannot open a Chromium with {EXTRA_ARGS:?}: {error}")))?;
-    Ok((driver, Session::new(client)))
+    own_chromium(&EXTRA_ARGS).await
 }
 
 /// `count` sequential widget calls of `cart`; their latencies in milliseconds.
