@@ -28,7 +28,8 @@ impl State {
     }
 
     /// Adds a tool as [`State::register`] does, and registers it with the browser's native WebMCP too where the
-    /// page has it (docs/native.md). Declarative forms do not come here: native has them already.
+    /// page has it (docs/native.md). Declarative forms do not come here: forms.rs registers a form with native itself,
+    /// in place of native's own tool for the form (whose schema would take the visitor's password).
     pub(crate) fn register_everywhere(
         &mut self,
         tool: LocalTool,
