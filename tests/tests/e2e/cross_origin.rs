@@ -61,6 +61,10 @@ pub fn cases() -> Vec<Case> {
             defects::an_invalid_args_refusal_goes_to_the_window_that_asked
         ),
         case!(
+            "cross::a_frame_that_reloads_mid_handshake_is_called_on_its_new_page",
+            defects::a_frame_that_reloads_mid_handshake_is_called_on_its_new_page
+        ),
+        case!(
             "cross::a_call_waiting_on_a_port_that_closes_is_settled",
             defects::a_call_waiting_on_a_port_that_closes_is_settled
         ),

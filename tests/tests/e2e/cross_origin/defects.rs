@@ -220,3 +220,55 @@ pub async fn a_call_waiting_on_a_port_that_closes_is_settled(t: Ctx) -> E2eResul
         &format!("the call whose port closed (the iframe heard {heard})"),
     )
 }
+
+/// Reloads in one repetition of the reload case.
+const RELOAD_REPETITIONS: usize = 5;
+
+/// The iframe reloads while the host's port handshake with it is under way (the host navigates it in the task in
+/// which its first list resolved, before the iframe's `WEBMCP_CONNECTED` can arrive). The host and the iframe's
+/// new page then list and call each other: no call hangs on the port that died with the old page.
+pub async fn a_frame_that_reloads_mid_handshake_is_called_on_its_new_page(t: Ctx) -> E2eResult<()> {
+    let url = format!("{}{}", t.origin(Site::Widget), peer_path("bridge", &[Site::Shop]));
+    open_pair(&t, "bridge", "bridge").await?;
+    register(&t, Page::Top, json!({ "name": "host_echo", "body": "return { host: args.n };" }), json!({})).await?;
+    let frame_tool = json!({ "name": "frame_echo", "body": "return { frame: args.n };" });
+    register(&t, Page::Frame("w"), frame_tool.clone(), json!({})).await?;
+    for rep in 0..RELOAD_REPETITIONS {
+        let state = js(
+            &t,
+            Page::Top,
+            "await e2e.list({ fromOrigins: ['widget'] }); return await e2e.navigateFrame('w', args[0]);",
+            vec![json!(url)],
+        )
+        .await?;
+        check_eq(state, json!("ready"), &format!("repetition {rep}: the iframe's new page"))?;
+        register(&t, Page::Frame("w"), frame_tool.clone(), json!({})).await?;
+        let host = js(
+            &t,
+            Page::Top,
+            "await e2e.list({ fromOrigins: ['widget'] }); \
+             return await e2e.call('frame_echo', { n: args[0] }, { origin: 'widget', timeoutMs: 8000 });",
+            vec![json!(rep)],
+        )
+        .await?;
+        check_eq(
+            host,
+            json!({ "ok": true, "value": { "frame": rep } }),
+            &format!("repetition {rep}: the host's call"),
+        )?;
+        let frame = js(
+            &t,
+            Page::Frame("w"),
+            "await e2e.list({ fromOrigins: ['shop'] }); \
+             return await e2e.call('host_echo', { n: args[0] }, { origin: 'shop', timeoutMs: 8000 });",
+            vec![json!(rep)],
+        )
+        .await?;
+        check_eq(
+            frame,
+            json!({ "ok": true, "value": { "host": rep } }),
+            &format!("repetition {rep}: the iframe's call"),
+        )?;
+    }
+    check_bridge_never_posts_to_star(&t).await.map(drop)
+}
