@@ -311,10 +311,9 @@ impl State {
             }
             Ok(Start::Join { wire_id }) => {
                 let peer = target.peer;
-                let since = self.now();
                 let pending = self.calls.entry(wire_id.clone()).or_insert_with(|| PendingCall {
                     peer,
-                    since,
+                    since: now,
                     waiters: Vec::new(),
                     guards: Vec::new(),
                     timeout: None,

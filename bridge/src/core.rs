@@ -238,7 +238,6 @@ impl State {
         let now = self.now();
         let Some(journals) = self.journals.as_mut() else { return };
         journals.consumer.write_pending();
-        journals.provider.write_pending();
         let mut warnings = Vec::new();
         if let Err(error) = journals.consumer.store_mut().flush(now) {
             warnings.push(format!(
@@ -246,9 +245,9 @@ impl State {
             ));
             journals.consumer.storage_failed(error);
         }
+        // Writes its pending entries itself, and on a full store sheds results before it gives up durability.
         if let Err(error) = journals.provider.flush(now) {
             warnings.push(format!("{error}; the provider journal now lives in memory"));
-            journals.provider.storage_failed(error, now);
         }
         let own = self.own_origin.clone();
         for text in warnings {
@@ -520,6 +519,7 @@ fn on_window_message(event: &web_sys::MessageEvent) {
             Ok(Decoded::NotOurs) => {}
             Ok(Decoded::Message(message)) => {
                 let peer = state.peers.upsert(&source, &origin, None);
+                state.heard_from(peer);
                 state.handle(From { peer, origin, via: Via::Window }, message, port);
             }
             Err(error) => {
@@ -543,10 +543,9 @@ fn looks_like_ours(data: &JsValue) -> bool {
 pub(crate) fn on_port_message(peer: PeerId, side: PortSide, event: &web_sys::MessageEvent) {
     let Ok(batch) = event.data().dyn_into::<js_sys::JsString>() else { return };
     with_core(|state| {
+        let Some(origin) = state.peers.get(peer).filter(|p| !p.gone).map(|p| p.origin.clone()) else { return };
         // A batch over the limit is refused by its length, before it is copied into wasm memory.
-        let limit = state.options.limits.max_batch_bytes;
-        if batch.length() as usize > limit {
-            let origin = state.peers.get(peer).map(|p| p.origin.clone()).unwrap_or_default();
+        if batch.length() as usize > state.options.limits.max_batch_bytes {
             return state.refuse(
                 RefusalKind::Envelope(webmcp_policy::ErrorCategory::BadBatch),
                 &origin,
@@ -554,7 +553,7 @@ pub(crate) fn on_port_message(peer: PeerId, side: PortSide, event: &web_sys::Mes
             );
         }
         let text = String::from(batch);
-        let Some(origin) = state.peers.get(peer).filter(|p| !p.gone).map(|p| p.origin.clone()) else { return };
+        state.heard_from(peer);
         let from = From { peer, origin, via: Via::Port(side) };
         let limits = state.options.limits.clone();
         match decode_batch(&text, &limits) {
@@ -573,12 +572,17 @@ pub(crate) fn on_port_message(peer: PeerId, side: PortSide, event: &web_sys::Mes
 }
 
 impl State {
-    /// One decoded message from `from`.
-    pub fn handle(&mut self, from: From, message: Message, port: Option<web_sys::MessagePort>) {
+    /// Notes that a message of `peer` arrived now (once per window message or port batch), for the silence
+    /// `check_liveness` watches.
+    fn heard_from(&mut self, peer: PeerId) {
         let now = self.now();
-        if let Some(peer) = self.peers.get_mut(from.peer) {
+        if let Some(peer) = self.peers.get_mut(peer) {
             peer.last_heard = now;
         }
+    }
+
+    /// One decoded message from `from`.
+    pub fn handle(&mut self, from: From, message: Message, port: Option<web_sys::MessagePort>) {
         match message {
             Message::GetToolsRequest { request_id, bridge } => self.on_get_tools(&from, request_id, bridge),
             Message::ExecuteRequest(request) => self.with_journals(move |s| s.on_execute(&from, request)),
