@@ -243,32 +243,25 @@ pub async fn a_frame_that_reloads_mid_handshake_is_called_on_its_new_page(t: Ctx
         .await?;
         check_eq(state, json!("ready"), &format!("repetition {rep}: the iframe's new page"))?;
         register(&t, Page::Frame("w"), frame_tool.clone(), json!({})).await?;
-        let host = js(
-            &t,
-            Page::Top,
-            "await e2e.list({ fromOrigins: ['widget'] }); \
-             return await e2e.call('frame_echo', { n: args[0] }, { origin: 'widget', timeoutMs: 8000 });",
-            vec![json!(rep)],
-        )
-        .await?;
-        check_eq(
-            host,
-            json!({ "ok": true, "value": { "frame": rep } }),
-            &format!("repetition {rep}: the host's call"),
-        )?;
-        let frame = js(
-            &t,
-            Page::Frame("w"),
-            "await e2e.list({ fromOrigins: ['shop'] }); \
-             return await e2e.call('host_echo', { n: args[0] }, { origin: 'shop', timeoutMs: 8000 });",
-            vec![json!(rep)],
-        )
-        .await?;
-        check_eq(
-            frame,
-            json!({ "ok": true, "value": { "host": rep } }),
-            &format!("repetition {rep}: the iframe's call"),
-        )?;
+        let sides = [
+            ("host", Page::Top, "widget", "frame_echo", "frame"),
+            ("iframe", Page::Frame("w"), "shop", "host_echo", "host"),
+        ];
+        for (side, page, provider, tool, key) in sides {
+            let outcome = js(
+                &t,
+                page,
+                "await e2e.list({ fromOrigins: [args[0]] }); \
+                 return await e2e.call(args[1], { n: args[2] }, { origin: args[0], timeoutMs: 8000 });",
+                vec![json!(provider), json!(tool), json!(rep)],
+            )
+            .await?;
+            check_eq(
+                outcome,
+                json!({ "ok": true, "value": { key: rep } }),
+                &format!("repetition {rep}: the {side}'s call"),
+            )?;
+        }
     }
     check_bridge_never_posts_to_star(&t).await.map(drop)
 }
