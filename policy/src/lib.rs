@@ -13,6 +13,7 @@ pub mod log_store;
 pub mod origin;
 pub mod outcome;
 pub mod schema;
+pub mod session;
 
 pub use ids::{IdError, RequestId, ToolName};
 pub use outcome::{ErrorKind, RetryAfter, ToolError};

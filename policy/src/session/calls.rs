@@ -1,0 +1,264 @@
+//! Calling other windows' tools: starting (or joining, or replaying) a call through the consumer journal, sending
+//! it, accepting its answer only from the window that runs it, and settling it once.
+
+use crate::JsonText;
+use crate::envelope::{CallState, CallStatusResponse, ExecuteRequest as WireExecute, ExecuteResponse, Message};
+use crate::guard::RefusalKind;
+use crate::ids::RequestId;
+use crate::journal::{
+    CallOutcome, ExecuteRequest, Followup, JournalStore, NewCall, ProviderStatus, ProviderWindow, Settled, Start,
+    StatusDecision, ToolOutcome,
+};
+use crate::outcome::{ErrorKind, ToolError};
+use crate::session::ids::{Locator, PeerId, WaiterId};
+use crate::session::io::{CallRequest, Effect, Finished, ObservedCall, ObservedStatus};
+use crate::session::peers::{Sender, Via};
+use crate::session::timers::{LIVENESS_MS, Timer};
+use crate::session::{PendingCall, Session};
+
+impl<S: JournalStore> Session<S> {
+    /// Starts (or joins, or replays) a call for the page.
+    pub(crate) fn start_call(&mut self, request: CallRequest) {
+        let CallRequest { waiter, peer, tool, args, call_id, timeout_ms } = request;
+        let Some(target) = self.peers.get(peer).filter(|p| !p.gone) else {
+            let error = ToolError::new(ErrorKind::Interrupted, "the tool's window went away: list the tools again");
+            return self.effects.push_back(Effect::Settle { waiter, outcome: CallOutcome::Failed(error) });
+        };
+        let provider = ProviderWindow::new(target.origin.clone(), target.locator.to_string(), target.bridge);
+        let wire_id = self.ids.request_id("c_");
+        let call = NewCall { call_id, wire_id: wire_id.clone(), tool, provider, args: args.into_string() };
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        let start = journals.consumer.start(call, now);
+        self.schedule_journal_flush();
+        match start {
+            Err(error) => {
+                let error = ToolError::new(ErrorKind::Refused, error.to_string());
+                self.effects.push_back(Effect::Settle { waiter, outcome: CallOutcome::Failed(error) });
+            }
+            Ok(Start::Replay { outcome, .. }) => self.effects.push_back(Effect::Settle { waiter, outcome }),
+            Ok(Start::Join { wire_id }) => {
+                self.calls.entry(wire_id.clone()).or_insert_with(|| PendingCall {
+                    peer,
+                    since: now,
+                    waiters: Vec::new(),
+                });
+                self.wait_for(&wire_id, waiter, timeout_ms);
+            }
+            Ok(Start::New) => {
+                self.calls.insert(wire_id.clone(), PendingCall { peer, since: now, waiters: Vec::new() });
+                self.wait_for(&wire_id, waiter, timeout_ms);
+                let Some(journals) = self.journals.as_ref() else { return };
+                let Some(entry) = journals.consumer.get(&wire_id) else { return };
+                let running = ObservedCall {
+                    tab: journals.label.clone(),
+                    call_id: entry.call_id().to_owned(),
+                    name: entry.tool().to_string(),
+                    origin: entry.provider().origin.clone(),
+                    status: ObservedStatus::Running,
+                    duration_ms: None,
+                };
+                let request = ExecuteRequest {
+                    wire_id: wire_id.clone(),
+                    tool: entry.tool().clone(),
+                    provider: entry.provider().clone(),
+                    args: entry.args().to_owned(),
+                    resend: false,
+                };
+                self.announce(running);
+                self.send_execute(peer, request);
+            }
+        }
+    }
+
+    /// Posts a call's request. A first send is recorded as sent before it leaves (written at once when the
+    /// provider is a plain peer, which cannot tell a repeat from a new call); a re-send after "unknown" is marked
+    /// so that the provider runs it only if it can still prove it never received the call.
+    pub(crate) fn send_execute(&mut self, peer: PeerId, request: ExecuteRequest) {
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        if !request.resend {
+            if !journals.consumer.mark_sent(&request.wire_id, now) {
+                return;
+            }
+            if !request.provider.bridge {
+                self.flush_journals();
+            }
+        }
+        let Ok(args) = JsonText::parse(&request.args, &self.config.limits) else { return };
+        let message = Message::ExecuteRequest(WireExecute {
+            request_id: request.wire_id,
+            name: request.tool,
+            args,
+            resend: request.resend,
+        });
+        self.send(peer, &message);
+    }
+
+    /// `waiter` waits for call `wire_id`: its time limit, the frame its provider is in, and the liveness check.
+    fn wait_for(&mut self, wire_id: &RequestId, waiter: WaiterId, timeout_ms: Option<u32>) {
+        let Some(call) = self.calls.get_mut(wire_id) else { return };
+        call.waiters.push(waiter);
+        let peer = call.peer;
+        self.waiting_on.insert(waiter, wire_id.clone());
+        if let Some(ms) = timeout_ms {
+            self.timers.set(Timer::CallTimeout(wire_id.clone()), self.now + u64::from(ms));
+        }
+        if peer != PeerId::SELF
+            && let Some(window) = self.peers.get(peer).map(|p| p.window)
+        {
+            self.effects.push_back(Effect::WatchFrame(window));
+        }
+        self.timers.set_once(Timer::Liveness, self.now + LIVENESS_MS);
+    }
+
+    /// The caller behind `waiter` gave up: its call is recorded as stopped first, then the provider is told.
+    pub(crate) fn stop_waiter(&mut self, waiter: WaiterId) {
+        let Some(wire_id) = self.waiting_on.get(&waiter).cloned() else { return };
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        if let Some(settled) = journals.consumer.stop(&wire_id, now) {
+            self.flush_journals();
+            self.settle(settled);
+        }
+    }
+
+    pub(crate) fn time_out(&mut self, wire_id: &RequestId) {
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        if let Some(settled) = journals.consumer.timed_out(wire_id, now) {
+            self.settle(settled);
+        }
+    }
+
+    /// The provider of call `wire_id` went away: the call is interrupted (or did not run, if never sent).
+    pub(crate) fn provider_gone(&mut self, wire_id: &RequestId) {
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        if let Some(settled) = journals.consumer.peer_gone(wire_id, now) {
+            self.settle(settled);
+        }
+    }
+
+    /// Whether a message from `from` may speak for call `wire_id`: the origin of the call's provider, and the same
+    /// window (the one the call went to, or, for a call this page resumed after a reload, the window at the
+    /// provider's locator).
+    pub(crate) fn sent_by_provider_of(&self, from: &Sender, wire_id: &RequestId) -> bool {
+        let Some(entry) = self.journals.as_ref().and_then(|j| j.consumer.get(wire_id)) else { return false };
+        if entry.provider().origin != from.origin {
+            return false;
+        }
+        if let Some(call) = self.calls.get(wire_id) {
+            return call.peer == from.peer;
+        }
+        let expected = Locator::parse(&entry.provider().locator);
+        if from.via == Via::Loopback || from.peer == PeerId::SELF {
+            return expected == Locator::SelfPage;
+        }
+        expected.is_known() && self.peers.get(from.peer).is_some_and(|p| p.locator == expected)
+    }
+
+    /// `WEBMCP_EXECUTE_TOOL_RESPONSE`: from the provider of the call only.
+    pub(crate) fn on_execute_response(&mut self, from: &Sender, response: ExecuteResponse) {
+        let wire_id = response.request_id.clone();
+        if !self.sent_by_provider_of(from, &wire_id) {
+            return self.refuse(RefusalKind::UnsolicitedResponse, &from.origin, "a call result nobody waits for");
+        }
+        self.stop_asking(&wire_id);
+        let outcome = match response.outcome {
+            Ok(result) => ToolOutcome::Completed { result: result.into_string() },
+            Err(error) => ToolOutcome::Failed(error),
+        };
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        match journals.consumer.on_response(&wire_id, outcome, now) {
+            Some(settled) => self.settle(settled),
+            None => self.refuse(RefusalKind::UnsolicitedResponse, &from.origin, "a second result for a settled call"),
+        }
+    }
+
+    /// `WEBMCP_CALL_STATUS_RESPONSE`: from the provider of the call only.
+    pub(crate) fn on_status_response(&mut self, from: &Sender, status: CallStatusResponse) {
+        let CallStatusResponse { request_id, state, durable } = status;
+        if !self.sent_by_provider_of(from, &request_id) {
+            return self.refuse(RefusalKind::UnsolicitedResponse, &from.origin, "a call status nobody asked for");
+        }
+        self.stop_asking(&request_id);
+        let status = match state {
+            CallState::Running => ProviderStatus::Running,
+            CallState::Unknown => ProviderStatus::Unknown { durable },
+        };
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        match journals.consumer.on_status(&request_id, status, now) {
+            StatusDecision::Wait | StatusDecision::Ignored => {}
+            StatusDecision::Resend(request) => self.send_execute(from.peer, request),
+            StatusDecision::Settled(settled) => self.settle(settled),
+        }
+    }
+
+    /// A call settled: its waiters learn the outcome, the page gets a `toolresult` event, the other pages of the
+    /// origin an announcement, the provider an acknowledgement (or a cancel).
+    pub(crate) fn settle(&mut self, settled: Settled) {
+        let Settled { call_id, wire_id, tool, provider, outcome, duration_ms, recovered, followup } = settled;
+        self.stop_asking(&wire_id);
+        self.timers.clear(&Timer::CallTimeout(wire_id.clone()));
+        let pending = self.calls.remove(&wire_id);
+        let peer = pending.as_ref().map(|p| p.peer).or_else(|| self.peer_at(&provider));
+        for waiter in pending.map(|p| p.waiters).unwrap_or_default() {
+            self.waiting_on.remove(&waiter);
+            self.effects.push_back(Effect::Settle { waiter, outcome: outcome.clone() });
+        }
+        if let Some(journals) = self.journals.as_ref() {
+            let status = ObservedStatus::Settled(outcome.status());
+            self.announce(ObservedCall {
+                tab: journals.label.clone(),
+                call_id: call_id.clone(),
+                name: tool.to_string(),
+                origin: provider.origin.clone(),
+                status,
+                duration_ms: Some(duration_ms),
+            });
+        }
+        let origin = provider.origin.clone();
+        self.effects.push_back(Effect::ToolResult(Finished {
+            call_id,
+            name: tool.to_string(),
+            origin,
+            outcome,
+            duration_ms,
+            recovered,
+        }));
+        if let Some(peer) = peer {
+            match followup {
+                Followup::Ack => self.acknowledge(peer, [wire_id.clone()]),
+                Followup::Cancel => self.send(peer, &Message::CancelTool { request_id: wire_id.clone() }),
+                Followup::Nothing => {}
+            }
+        }
+        if followup == Followup::Ack
+            && let Some(journals) = self.journals.as_mut()
+        {
+            journals.consumer.mark_acked(std::slice::from_ref(&wire_id));
+        }
+        self.schedule_journal_flush();
+    }
+
+    /// The live peer of a journal entry's provider window, found by its locator among the windows this page
+    /// knows, if it can be found.
+    pub(crate) fn peer_at(&mut self, provider: &ProviderWindow) -> Option<PeerId> {
+        let locator = Locator::parse(&provider.locator);
+        if locator == Locator::SelfPage {
+            return Some(PeerId::SELF);
+        }
+        if !locator.is_known() {
+            return None;
+        }
+        let window = self.windows.iter().find(|(_, facts)| facts.locator == locator).map(|(w, _)| *w)?;
+        let id = self.peers.upsert(window, &provider.origin, &locator);
+        if let Some(peer) = self.peers.get_mut(id) {
+            peer.bridge |= provider.bridge;
+        }
+        Some(id)
+    }
+}

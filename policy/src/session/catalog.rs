@@ -1,0 +1,181 @@
+//! The page's own tools: registering and unregistering them, which origin sees which, and telling the windows that
+//! listed them when they change.
+
+use thiserror::Error;
+
+use crate::envelope::{Message, ToolDescriptor};
+use crate::ids::ToolName;
+use crate::journal::JournalStore;
+use crate::origin::{OriginList, native_exposure, tool_visible_to};
+use crate::session::Session;
+use crate::session::ids::{PeerId, Registration};
+use crate::session::io::{Effect, ToolSpec};
+
+/// Why a tool cannot be registered.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum RegisterError {
+    /// The page already has a tool of this name.
+    #[error("a tool named {0} is already registered in this page; unregister it first")]
+    DuplicateTool(String),
+}
+
+impl ToolSpec {
+    /// A tool with a name and a description, no schema, no `exposedTo` of its own, registered with native too.
+    pub fn new(name: ToolName, description: impl Into<String>) -> Self {
+        Self {
+            name,
+            description: description.into(),
+            input_schema: None,
+            annotations: None,
+            checker: None,
+            exposed_to: None,
+            to_native: true,
+        }
+    }
+}
+
+/// A registered tool.
+#[derive(Debug)]
+pub(crate) struct LocalTool {
+    pub spec: ToolSpec,
+    pub registration: Registration,
+}
+
+impl LocalTool {
+    pub fn descriptor(&self, own_origin: &str) -> ToolDescriptor {
+        ToolDescriptor {
+            name: self.spec.name.clone(),
+            description: self.spec.description.clone(),
+            input_schema: self.spec.input_schema.clone(),
+            origin: Some(own_origin.to_owned()),
+            annotations: self.spec.annotations.clone(),
+        }
+    }
+
+    /// Whether `caller` may see this tool: its own `exposedTo`, else the page's list; the page's origin always.
+    pub fn visible_to(&self, caller: &str, own_origin: &str, page_list: &OriginList) -> bool {
+        tool_visible_to(caller, own_origin, self.spec.exposed_to.as_ref(), page_list)
+    }
+}
+
+/// The page's tools in registration order.
+#[derive(Debug, Default)]
+pub(crate) struct Catalog {
+    tools: Vec<LocalTool>,
+    next: u64,
+}
+
+impl Catalog {
+    pub fn get(&self, name: &str) -> Option<&LocalTool> {
+        self.tools.iter().find(|t| t.spec.name.as_str() == name)
+    }
+
+    pub fn all(&self) -> &[LocalTool] {
+        &self.tools
+    }
+}
+
+impl<S: JournalStore> Session<S> {
+    /// Registers a tool of this page, tells the windows that listed the page's tools, and fires `toolchange`; with
+    /// native WebMCP, registers it there too (exposed to the exact origins that may see it).
+    pub fn register(&mut self, spec: ToolSpec, now: u64) -> Result<Registration, RegisterError> {
+        self.now = self.now.max(now);
+        let registration = self.add_tool(spec)?;
+        self.announce_tools_changed();
+        Ok(registration)
+    }
+
+    /// Adds a tool without telling anyone: for a tool that replaces another in one change (a form that changed);
+    /// [`Session::announce_tools_changed`] tells them once.
+    pub fn add_tool(&mut self, spec: ToolSpec) -> Result<Registration, RegisterError> {
+        if self.catalog.get(spec.name.as_str()).is_some() {
+            return Err(RegisterError::DuplicateTool(spec.name.to_string()));
+        }
+        self.catalog.next += 1;
+        let registration = Registration(self.catalog.next);
+        if self.config.native && spec.to_native {
+            let exposure = native_exposure(spec.exposed_to.as_ref(), &self.config.expose_tools_to);
+            self.effects.push_back(Effect::ToNative { registration, exposed_to: exposure.exposed_to });
+            if !exposure.left_out.is_empty() {
+                let text = format!(
+                    "the browser's WebMCP lists {} without {} (it takes exact origins only); the bridge still exposes it there",
+                    spec.name,
+                    exposure.left_out.join(", ")
+                );
+                let own = self.config.own_origin.clone();
+                self.warn(crate::guard::RefusalKind::NativeRegistry, &own, &text);
+            }
+        }
+        self.catalog.tools.push(LocalTool { spec, registration });
+        Ok(registration)
+    }
+
+    /// Unregisters the tool `name` (only `registration` of it, when given), from native too, and tells the
+    /// windows that listed the page's tools. The registration removed, if one was.
+    pub fn unregister(&mut self, name: &str, registration: Option<Registration>, now: u64) -> Option<Registration> {
+        self.now = self.now.max(now);
+        let removed = self.remove_tool(name, registration)?;
+        self.announce_tools_changed();
+        Some(removed)
+    }
+
+    /// Removes a tool without telling anyone (see [`Session::add_tool`]).
+    pub fn remove_tool(&mut self, name: &str, registration: Option<Registration>) -> Option<Registration> {
+        let index = self
+            .catalog
+            .tools
+            .iter()
+            .position(|t| t.spec.name.as_str() == name && registration.is_none_or(|r| r == t.registration))?;
+        let tool = self.catalog.tools.remove(index);
+        if self.config.native && tool.spec.to_native {
+            self.effects.push_back(Effect::FromNative(tool.registration));
+        }
+        Some(tool.registration)
+    }
+
+    /// Whether `caller` may see at least one of this page's tools.
+    pub(crate) fn any_visible(&self, caller: &str) -> bool {
+        let (own, list) = (&self.config.own_origin, &self.config.expose_tools_to);
+        self.catalog.tools.iter().any(|t| t.visible_to(caller, own, list))
+    }
+
+    /// Tells the windows that listed this page's tools that they changed — those whose origin saw one before the
+    /// change or sees one after it; an origin that sees nothing either way learns nothing of tools hidden from it —
+    /// and fires `toolchange`.
+    pub fn announce_tools_changed(&mut self) {
+        let mut told = Vec::new();
+        let (own, list) = (self.config.own_origin.clone(), self.config.expose_tools_to.clone());
+        let catalog = &self.catalog;
+        for peer in self.peers.iter_mut().filter(|p| p.listed_ours && p.id != PeerId::SELF && p.bridge) {
+            let sees_now = catalog.tools.iter().any(|t| t.visible_to(&peer.origin, &own, &list));
+            if peer.sees_ours || sees_now {
+                told.push(peer.id);
+            }
+            peer.sees_ours = sees_now;
+        }
+        for peer in told {
+            self.send(peer, &Message::ToolsChanged);
+        }
+        self.effects.push_back(Effect::ToolChange);
+    }
+
+    /// Tells the windows around this page that it has tools, addressed to the origins that may see them: the
+    /// page's own and every exact origin of its lists. Consumers that asked too early list again.
+    pub(crate) fn announce_presence(&mut self) {
+        let mut origins: Vec<String> = vec![self.config.own_origin.clone()];
+        let lists = std::iter::once(&self.config.expose_tools_to)
+            .chain(self.catalog.tools.iter().filter_map(|t| t.spec.exposed_to.as_ref()));
+        for list in lists {
+            for pattern in list {
+                if !pattern.is_wildcard() {
+                    let origin = pattern.as_str().to_owned();
+                    if !origins.contains(&origin) {
+                        origins.push(origin);
+                    }
+                }
+            }
+        }
+        self.effects.push_back(Effect::PostAround { message: Message::ToolsChanged, origins });
+    }
+}

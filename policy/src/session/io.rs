@@ -1,0 +1,325 @@
+//! What goes into a [`Session`](crate::session::Session) and what comes out.
+
+use crate::JsonText;
+use crate::envelope::{ErrorCategory, Message, ToolDescriptor};
+use crate::ids::ToolName;
+use crate::journal::{CallOutcome, OutcomeStatus};
+use crate::origin::OriginList;
+use crate::outcome::ToolError;
+use crate::schema::ArgSchema;
+use crate::session::ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
+
+/// An event for the session: something a window, a port, a timer, the page or a tool did.
+#[derive(Debug)]
+pub enum Input {
+    /// A `message` event whose data looked like ours (an object whose `type` starts with `WEBMCP_`), already within
+    /// the size limit: the source window, the origin the browser reported, the data as JSON text, and the port
+    /// transferred with it (named with [`Session::new_port_id`](crate::session::Session::new_port_id)).
+    WindowMessage {
+        /// The `event.source` window.
+        window: WindowId,
+        /// `event.origin`.
+        origin: String,
+        /// `JSON.stringify(event.data)`.
+        text: String,
+        /// `event.ports[0]`.
+        port: Option<PortId>,
+    },
+    /// A window message the driver did not read: over the size limit (measured without serializing it), or not
+    /// JSON.
+    UnreadMessage {
+        /// `event.origin`.
+        origin: String,
+        /// Why.
+        category: ErrorCategory,
+    },
+    /// A batch (a JSON array of envelopes, as text) on one of the private ports.
+    PortBatch {
+        /// The port.
+        port: PortId,
+        /// The batch, already within the size limit.
+        text: String,
+    },
+    /// A batch over the size limit on one of the private ports, not read.
+    OversizedBatch(PortId),
+    /// The page asks for the tools of the windows around it.
+    ListTools(ListRequest),
+    /// The page calls a tool.
+    Execute(CallRequest),
+    /// The caller behind `waiter` gave up (its signal aborted, its future was dropped): its call stops.
+    Stop(WaiterId),
+    /// One of this page's tools finished a run.
+    ToolSettled {
+        /// The run.
+        run: RunId,
+        /// How it ended.
+        result: RunResult,
+    },
+    /// The frame element of a window that the session watches (see [`Effect::WatchFrame`]) loaded a new document.
+    FrameLoaded(WindowId),
+    /// The answer to [`Effect::ProbeWindows`]: those of the windows that have closed.
+    WindowsClosed(Vec<WindowId>),
+    /// The microtask that [`Effect::EndOfTask`] asked for.
+    EndOfTask,
+    /// The page was hidden or frozen: what the journals hold should reach storage now.
+    Hidden,
+    /// The page is going away (`pagehide`).
+    GoingAway,
+    /// Another page of this origin said how its calls stand (the calls channel).
+    Observed(Vec<ObservedCall>),
+    /// A `postMessage` the driver made for [`Effect::Post`] threw.
+    PostFailed {
+        /// The origin it was addressed to.
+        origin: String,
+        /// What the browser said.
+        error: String,
+    },
+}
+
+/// A `getTools` of the page.
+#[derive(Debug)]
+pub struct ListRequest {
+    /// Who waits for the list.
+    pub waiter: WaiterId,
+    /// Which other origins' tools the list may hold (besides this page's origin).
+    pub from_origins: OriginList,
+    /// The windows to ask, with where they sit: the driver's view of the windows around the page, and any the
+    /// page passed in.
+    pub windows: Vec<(WindowId, Locator)>,
+    /// Origins those windows are likely to have (to address requests when `from_origins` has wildcards).
+    pub origin_hints: Vec<String>,
+    /// How long to wait for windows that have not answered (ms); the session's default when `None`.
+    pub timeout_ms: Option<u32>,
+}
+
+/// An `executeTool` of the page.
+#[derive(Debug)]
+pub struct CallRequest {
+    /// Who waits for the outcome.
+    pub waiter: WaiterId,
+    /// The peer whose tool it is (from a listed tool), or [`PeerId::SELF`].
+    pub peer: PeerId,
+    /// The tool.
+    pub tool: ToolName,
+    /// The arguments, a JSON object.
+    pub args: JsonText,
+    /// The caller's `callId`.
+    pub call_id: Option<String>,
+    /// The call's time limit (ms).
+    pub timeout_ms: Option<u32>,
+}
+
+/// How a run of a tool of this page ended, as the driver read it.
+#[derive(Debug)]
+pub enum RunResult {
+    /// It returned this value, as JSON text (not yet checked against the limits).
+    Returned(String),
+    /// Its value cannot be sent (it cannot be written as JSON): why.
+    Unsendable(String),
+    /// It threw (or rejected) this error.
+    Threw(ToolError),
+}
+
+/// A tool this page registers.
+#[derive(Debug)]
+pub struct ToolSpec {
+    /// Its name.
+    pub name: ToolName,
+    /// What it does.
+    pub description: String,
+    /// Its arguments' schema, as sent to other windows.
+    pub input_schema: Option<JsonText>,
+    /// Its annotations.
+    pub annotations: Option<JsonText>,
+    /// Checks arguments before the tool runs; `None` when it has no schema or opted out.
+    pub checker: Option<ArgSchema>,
+    /// Its own `exposedTo`; without one the page's `expose-tools-to` applies.
+    pub exposed_to: Option<OriginList>,
+    /// Register it with the browser's native WebMCP too (where the page has it).
+    pub to_native: bool,
+}
+
+/// A tool as a listing returns it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListedTool {
+    /// What the provider said of it.
+    pub descriptor: ToolDescriptor,
+    /// The origin of the window it runs in, as the browser reported it.
+    pub origin: String,
+    /// The peer to call it through.
+    pub peer: PeerId,
+    /// The window it runs in.
+    pub window: WindowId,
+}
+
+/// How a call of this page ended, for the `toolresult` event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finished {
+    /// The caller's `callId`, or the id the bridge made.
+    pub call_id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The origin of the window that ran it.
+    pub origin: String,
+    /// How it ended.
+    pub outcome: CallOutcome,
+    /// Milliseconds from the call's start to its end.
+    pub duration_ms: u64,
+    /// It settled in a later page than the one that started it.
+    pub recovered: bool,
+}
+
+/// Where a call of a page of this origin stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObservedStatus {
+    /// Sent to its provider, not settled yet.
+    Running,
+    /// Settled.
+    Settled(OutcomeStatus),
+}
+
+impl ObservedStatus {
+    /// `"running"`, or the settled status (`"completed"`, `"failed"`, `"stopped"`, `"interrupted"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Running => "running",
+            Self::Settled(status) => status.as_str(),
+        }
+    }
+
+    /// Reads [`ObservedStatus::as_str`]'s text.
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "running" => Self::Running,
+            "completed" => Self::Settled(OutcomeStatus::Completed),
+            "failed" => Self::Settled(OutcomeStatus::Failed),
+            "stopped" => Self::Settled(OutcomeStatus::Stopped),
+            "interrupted" => Self::Settled(OutcomeStatus::Interrupted),
+            _ => return None,
+        })
+    }
+}
+
+/// A call of a page of this origin, as the `toolstatus` event reports it and the calls channel carries it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObservedCall {
+    /// The public label of the tab that made the call: the same for all its pages and across their reloads,
+    /// another for each tab. Not the tab's id, which never leaves the tab (docs/once-only.md §5).
+    pub tab: String,
+    /// The caller's `callId`, or the id its bridge made.
+    pub call_id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The origin of the window that runs the tool.
+    pub origin: String,
+    /// Where the call stands.
+    pub status: ObservedStatus,
+    /// Milliseconds from the call's start to its end, once settled.
+    pub duration_ms: Option<u64>,
+}
+
+/// Something the session wants done: a browser call, a promise settled, an event fired.
+#[derive(Debug, PartialEq)]
+pub enum Effect {
+    /// Post `message` to `window`, addressed to exactly `origin`. With `open_port`, make a `MessageChannel`, keep
+    /// one end as `open_port` (listening on it), and transfer the other with the message.
+    Post {
+        /// The window.
+        window: WindowId,
+        /// Its exact origin (never `*`).
+        origin: String,
+        /// The envelope.
+        message: Message,
+        /// A new private port to set up with this message.
+        open_port: Option<PortId>,
+    },
+    /// Post `batch` (a JSON array of envelopes) on a private port.
+    PostBatch {
+        /// The port.
+        port: PortId,
+        /// The batch.
+        batch: String,
+    },
+    /// Keep the port that came with a message and listen on it.
+    AcceptPort(PortId),
+    /// Close a port and forget it.
+    ClosePort(PortId),
+    /// Post `message` to every window around this page (see [`ListRequest::windows`]), once per origin of
+    /// `origins`.
+    PostAround {
+        /// The envelope.
+        message: Message,
+        /// The exact origins to address it to.
+        origins: Vec<String>,
+    },
+    /// Run a tool of this page.
+    RunTool {
+        /// The run, for [`Input::ToolSettled`].
+        run: RunId,
+        /// Which tool.
+        registration: Registration,
+        /// Its arguments (a JSON object).
+        args: JsonText,
+    },
+    /// Abort a run's signal.
+    AbortRun(RunId),
+    /// Settle a caller's promise or future.
+    Settle {
+        /// Who.
+        waiter: WaiterId,
+        /// How the call ended.
+        outcome: CallOutcome,
+    },
+    /// Resolve a `getTools`.
+    Listed {
+        /// Who.
+        waiter: WaiterId,
+        /// The tools.
+        tools: Vec<ListedTool>,
+    },
+    /// Fire `toolchange`.
+    ToolChange,
+    /// Fire `toolresult`.
+    ToolResult(Finished),
+    /// Fire `toolstatus`.
+    ToolStatus(ObservedCall),
+    /// Tell the other pages of this origin how this page's calls stand (the calls channel).
+    Announce(Vec<ObservedCall>),
+    /// Tell the session (with [`Input::FrameLoaded`]) when the frame element of `window`, a frame of this page,
+    /// loads another document.
+    WatchFrame(WindowId),
+    /// Say (with [`Input::WindowsClosed`], at once) which of these windows have closed.
+    ProbeWindows(Vec<WindowId>),
+    /// Register a tool with the browser's native WebMCP, exposed to these exact origins.
+    ToNative {
+        /// Which tool.
+        registration: Registration,
+        /// Its `exposedTo` for native.
+        exposed_to: Vec<String>,
+    },
+    /// Remove a tool from native WebMCP (abort the signal it was registered with).
+    FromNative(Registration),
+    /// Print a console warning.
+    Warn(String),
+    /// Queue a microtask that gives [`Input::EndOfTask`].
+    EndOfTask,
+    /// The journals are open and what waited for them ran: the bridge is ready.
+    Ready,
+}
+
+/// What the driver knows about a window when it first sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowFacts {
+    /// Where it sits around this page.
+    pub locator: Locator,
+    /// It is this page's parent, the parent's parent, ... or the top window.
+    pub ancestor: bool,
+}
+
+/// A request this page sent and waits for an answer to, with who may answer it.
+#[derive(Debug, Clone)]
+pub(crate) struct Asked {
+    pub listing: u32,
+    pub window: WindowId,
+    pub origin: String,
+}

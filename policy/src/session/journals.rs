@@ -1,0 +1,121 @@
+//! The page's two journals (its calls to others, others' calls to it), what waits for them to open, and when they
+//! reach storage.
+
+use crate::envelope::Message;
+use crate::guard::RefusalKind;
+use crate::journal::{ConsumerJournal, JournalStore, ProviderJournal, Recovery};
+use crate::log_store::LogStore;
+use crate::session::ids::{Locator, WindowId};
+use crate::session::io::{CallRequest, Effect};
+use crate::session::peers::Sender;
+use crate::session::timers::Timer;
+use crate::session::{Session, WindowFacts};
+
+/// The journals, once this page knows which tab and frame it is.
+pub(crate) struct Journals<S: JournalStore> {
+    pub consumer: ConsumerJournal<LogStore<S>>,
+    pub provider: ProviderJournal<LogStore<S>>,
+    /// The tab's public label, which call announcements carry instead of the tab id.
+    pub label: String,
+}
+
+/// Work that waits for the journals.
+#[derive(Debug)]
+pub(crate) enum Deferred {
+    Message(Sender, Message),
+    Execute(CallRequest),
+}
+
+impl<S: JournalStore> Session<S> {
+    /// Opens the journals: `recoveries` are what the previous page of this frame left unfinished, `around` the
+    /// windows around this page now (to find the providers of those calls again). Then runs what waited.
+    pub fn open_journals(
+        &mut self,
+        consumer: ConsumerJournal<LogStore<S>>,
+        provider: ProviderJournal<LogStore<S>>,
+        label: String,
+        recoveries: Vec<Recovery>,
+        around: Vec<(WindowId, Locator)>,
+        now: u64,
+    ) {
+        self.now = self.now.max(now);
+        for (window, locator) in around {
+            self.windows.entry(window).or_insert(WindowFacts { ancestor: locator == Locator::Parent, locator });
+        }
+        self.journals = Some(Journals { consumer, provider, label });
+        self.flush_journals();
+        self.recover(recoveries);
+        for work in std::mem::take(&mut self.deferred) {
+            self.run_deferred(work);
+        }
+        self.announce_presence();
+        self.effects.push_back(Effect::Ready);
+    }
+
+    /// Whether the journals are open.
+    pub fn is_ready(&self) -> bool {
+        self.journals.is_some()
+    }
+
+    /// Runs `work` now when the journals are open, or as soon as they are (a bounded queue: beyond it, refused).
+    pub(crate) fn when_journals_open(&mut self, work: Deferred) {
+        if self.journals.is_some() {
+            self.run_deferred(work);
+        } else if self.deferred.len() < self.config.limits.max_batch_len {
+            self.deferred.push(work);
+        } else {
+            if let Deferred::Execute(request) = work {
+                let error = crate::outcome::ToolError::new(
+                    crate::outcome::ErrorKind::Refused,
+                    "too many calls before the bridge was ready",
+                );
+                self.effects.push_back(Effect::Settle {
+                    waiter: request.waiter,
+                    outcome: crate::journal::CallOutcome::Failed(error),
+                });
+            }
+            let own = self.config.own_origin.clone();
+            self.warn(
+                RefusalKind::Backlog,
+                &own,
+                "too much work queued before the bridge was ready; dropped a message",
+            );
+        }
+    }
+
+    fn run_deferred(&mut self, work: Deferred) {
+        match work {
+            Deferred::Message(from, message) => self.on_journal_message(from, message),
+            Deferred::Execute(request) => self.start_call(request),
+        }
+    }
+
+    /// Asks for the journals to reach storage soon (batched: one write for everything that changed meanwhile).
+    pub(crate) fn schedule_journal_flush(&mut self) {
+        let at = self.now + u64::from(self.config.flush_delay_ms);
+        self.timers.set_once(Timer::JournalFlush, at);
+    }
+
+    /// Writes the journals now. A store that fails leaves its journal in memory, with a warning.
+    pub(crate) fn flush_journals(&mut self) {
+        self.timers.clear(&Timer::JournalFlush);
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        journals.consumer.write_pending();
+        let mut warnings = Vec::new();
+        if let Err(error) = journals.consumer.store_mut().flush(now) {
+            warnings.push(format!(
+                "{error}; the call journal now lives in memory, so a reload of this page cannot resume its calls"
+            ));
+            journals.consumer.storage_failed(error);
+        }
+        // Writes its pending entries itself, and on a full store sheds results before it gives up durability.
+        if let Err(error) = journals.provider.flush(now) {
+            warnings.push(format!("{error}; the provider journal now lives in memory"));
+        }
+        let own = self.config.own_origin.clone();
+        for text in warnings {
+            self.warn(RefusalKind::StorageFailed, &own, &text);
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! Finding other windows' tools: asking the windows around the page, keeping the answers of the windows asked at
+//! the origins allowed, setting up a private port to each bridge that answered, and listing again when a provider
+//! says its tools changed.
+
+use crate::envelope::{GetToolsResponse, Message};
+use crate::guard::RefusalKind;
+use crate::ids::RequestId;
+use crate::journal::JournalStore;
+use crate::origin::OriginList;
+use crate::session::Session;
+use crate::session::ids::{Locator, PeerId, WaiterId, WindowId};
+use crate::session::io::{Asked, Effect, ListRequest, ListedTool};
+use crate::session::peers::{Link, PortSide, Sender, Via};
+use crate::session::timers::Timer;
+
+/// Who waits for a listing.
+#[derive(Debug)]
+pub(crate) enum ListWaiter {
+    Page(WaiterId),
+    /// A re-list after a provider's `WEBMCP_TOOLS_CHANGED`: fire `toolchange` when done.
+    Relist,
+}
+
+/// A listing in progress.
+#[derive(Debug)]
+pub(crate) struct Listing {
+    /// The windows asked, with where they sit.
+    targets: Vec<(WindowId, Locator)>,
+    answered: Vec<bool>,
+    /// Which origins' tools are returned besides the page's own.
+    from_origins: OriginList,
+    waiters: Vec<ListWaiter>,
+}
+
+impl<S: JournalStore> Session<S> {
+    /// `getTools`: asks the windows around this page (and those the page passed in).
+    pub(crate) fn list_tools(&mut self, request: ListRequest) {
+        let ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms } = request;
+        for pattern in &from_origins {
+            let origin = pattern.as_str().to_owned();
+            if !self.interest.contains(&origin) {
+                self.interest.push(origin);
+            }
+        }
+        let mut targets: Vec<(WindowId, Locator)> = Vec::new();
+        for (window, locator) in windows {
+            if window != WindowId::SELF && !targets.iter().any(|(w, _)| *w == window) {
+                targets.push((window, locator));
+            }
+        }
+        let timeout = timeout_ms.unwrap_or(self.config.discovery_timeout_ms);
+        self.ask_for_tools(targets, from_origins, &origin_hints, timeout, ListWaiter::Page(waiter));
+    }
+
+    fn ask_for_tools(
+        &mut self,
+        targets: Vec<(WindowId, Locator)>,
+        from_origins: OriginList,
+        hints: &[String],
+        timeout_ms: u32,
+        waiter: ListWaiter,
+    ) {
+        let id = self.next_listing;
+        self.next_listing = self.next_listing.wrapping_add(1).max(1);
+        let mut origins: Vec<String> = vec![self.config.own_origin.clone()];
+        for pattern in &from_origins {
+            if pattern.is_wildcard() {
+                origins.extend(hints.iter().filter(|h| pattern.matches(h)).cloned());
+            } else {
+                origins.push(pattern.as_str().to_owned());
+            }
+        }
+        origins.dedup();
+        for (window, locator) in &targets {
+            if let Some(facts) = self.windows.get_mut(window) {
+                if locator.is_known() {
+                    facts.locator = locator.clone();
+                }
+            } else {
+                let facts =
+                    crate::session::WindowFacts { locator: locator.clone(), ancestor: *locator == Locator::Parent };
+                self.windows.insert(*window, facts);
+            }
+            // A window we have a port to is asked on the port, at its one known origin.
+            let connected = self
+                .peers
+                .iter()
+                .find(|p| p.ours.is_some() && p.window == *window && origins.contains(&p.origin))
+                .map(|p| (p.id, p.origin.clone()));
+            if let Some((peer, origin)) = connected {
+                let request_id = self.ids.request_id("g_");
+                self.asked.insert(request_id.clone(), Asked { listing: id, window: *window, origin });
+                self.send(peer, &Message::GetToolsRequest { request_id, bridge: true });
+                continue;
+            }
+            for origin in &origins {
+                let request_id = self.ids.request_id("g_");
+                self.asked.insert(request_id.clone(), Asked { listing: id, window: *window, origin: origin.clone() });
+                let message = Message::GetToolsRequest { request_id, bridge: true };
+                self.effects.push_back(Effect::Post {
+                    window: *window,
+                    origin: origin.clone(),
+                    message,
+                    open_port: None,
+                });
+            }
+        }
+        let answered = vec![false; targets.len()];
+        let empty = targets.is_empty();
+        self.listings.insert(id, Listing { targets, answered, from_origins, waiters: vec![waiter] });
+        if empty {
+            self.finish_listing(id);
+        } else {
+            self.timers.set(Timer::Listing(id), self.now + u64::from(timeout_ms));
+        }
+    }
+
+    /// `WEBMCP_GET_TOOLS_RESPONSE`: kept only from the window asked, at the origin it was asked at.
+    pub(crate) fn on_tools_listed(&mut self, from: &Sender, response: GetToolsResponse) {
+        let GetToolsResponse { request_id, tools, bridge } = response;
+        let Some(asked) = self.asked.get(&request_id).cloned() else {
+            return self.refuse(RefusalKind::UnsolicitedResponse, &from.origin, "a tool list nobody asked for");
+        };
+        let from_window = self.peers.get(from.peer).map(|p| p.window);
+        if asked.origin != from.origin || from_window != Some(asked.window) {
+            return self.refuse(
+                RefusalKind::UnsolicitedResponse,
+                &from.origin,
+                "a tool list from a window that was not asked",
+            );
+        }
+        self.asked.remove(&request_id);
+        let locator = self
+            .listings
+            .get(&asked.listing)
+            .and_then(|l| l.targets.iter().find(|(w, _)| *w == asked.window).map(|(_, l)| l.clone()))
+            .unwrap_or(Locator::Unknown);
+        let peer_id = self.peers.upsert(asked.window, &asked.origin, &locator);
+        if let Some(peer) = self.peers.get_mut(peer_id) {
+            peer.tools = tools;
+            peer.bridge |= bridge;
+        }
+        if bridge {
+            self.connect(peer_id);
+        }
+        let done = match self.listings.get_mut(&asked.listing) {
+            Some(listing) => {
+                if let Some(i) = listing.targets.iter().position(|(w, _)| *w == asked.window) {
+                    listing.answered[i] = true;
+                }
+                listing.answered.iter().all(|a| *a)
+            }
+            None => false,
+        };
+        if done {
+            self.finish_listing(asked.listing);
+        }
+    }
+
+    /// Ends a listing: this page's tools, then the tools of every live peer that was asked and whose origin is
+    /// this page's or allowed.
+    pub(crate) fn finish_listing(&mut self, id: u32) {
+        self.timers.clear(&Timer::Listing(id));
+        let Some(listing) = self.listings.remove(&id) else { return };
+        self.asked.retain(|_, asked| asked.listing != id);
+        let own = self.config.own_origin.clone();
+        let mut tools: Vec<ListedTool> = self
+            .catalog
+            .all()
+            .iter()
+            .map(|t| ListedTool {
+                descriptor: t.descriptor(&own),
+                origin: own.clone(),
+                peer: PeerId::SELF,
+                window: WindowId::SELF,
+            })
+            .collect();
+        for peer in self.peers.iter() {
+            let asked = listing.targets.iter().any(|(w, _)| *w == peer.window);
+            let wanted = peer.origin == own || listing.from_origins.allows(&peer.origin);
+            if peer.id != PeerId::SELF && asked && wanted {
+                tools.extend(peer.tools.iter().map(|t| ListedTool {
+                    descriptor: t.clone(),
+                    origin: peer.origin.clone(),
+                    peer: peer.id,
+                    window: peer.window,
+                }));
+            }
+        }
+        for waiter in listing.waiters {
+            self.effects.push_back(match waiter {
+                ListWaiter::Page(waiter) => Effect::Listed { waiter, tools: tools.clone() },
+                ListWaiter::Relist => Effect::ToolChange,
+            });
+        }
+    }
+
+    /// Sets up a private port to a bridge peer (docs/protocol.md, `WEBMCP_CONNECT`): the port of this page's calls
+    /// to it. The peer's calls to this page, if it makes any, take a port of its own.
+    fn connect(&mut self, peer_id: PeerId) {
+        let ready = self.peers.get(peer_id).is_some_and(|peer| {
+            peer_id != PeerId::SELF && peer.ours.is_none() && peer.connecting.is_none() && !peer.gone
+        });
+        if !ready {
+            return;
+        }
+        let port = self.new_port_id();
+        let request_id = self.ids.request_id("p_");
+        let Some(peer) = self.peers.get_mut(peer_id) else { return };
+        peer.connecting = Some((request_id.clone(), Link::new(port)));
+        let (window, origin) = (peer.window, peer.origin.clone());
+        self.peers.note_port(port, peer_id, PortSide::Ours);
+        let message = Message::Connect { request_id };
+        self.effects.push_back(Effect::Post { window, origin, message, open_port: Some(port) });
+    }
+
+    /// `WEBMCP_CONNECTED` on the port we set up: from now on our calls to the peer take it.
+    pub(crate) fn on_connected(&mut self, from: &Sender, request_id: &RequestId) {
+        let Some(peer) = self.peers.get_mut(from.peer) else { return };
+        if from.via != Via::Port(PortSide::Ours) || peer.connecting.as_ref().is_none_or(|(id, _)| id != request_id) {
+            return;
+        }
+        if let Some((_, link)) = peer.connecting.take() {
+            peer.ours = Some(link);
+        }
+    }
+
+    /// `WEBMCP_TOOLS_CHANGED` from a window of an origin this page cares about: list its tools again, debounced.
+    pub(crate) fn on_tools_changed(&mut self, from: &Sender) {
+        if from.peer == PeerId::SELF || !self.interest.contains(&from.origin) {
+            return;
+        }
+        let at = self.now + u64::from(self.config.toolchange_debounce_ms);
+        self.timers.set(Timer::Relist(from.peer), at);
+    }
+
+    pub(crate) fn relist(&mut self, peer_id: PeerId) {
+        let Some(peer) = self.peers.get(peer_id).filter(|p| !p.gone) else { return };
+        let target = (peer.window, peer.locator.clone());
+        let Ok(only) = OriginList::parse(&peer.origin) else { return };
+        let timeout = self.config.discovery_timeout_ms;
+        self.ask_for_tools(vec![target], only, &[], timeout, ListWaiter::Relist);
+    }
+}

@@ -1,0 +1,464 @@
+//! The protocol of one page, as a deterministic state machine: every decision about who may list, call, cancel,
+//! connect or be told, where an answer goes, and when to retry, acknowledge or give up.
+//!
+//! A [`Session`] touches no browser API (it is sans-IO, as quinn-proto is): the bridge crate's driver turns browser
+//! events into [`Input`]s, gives the time with each, and carries out the [`Effect`]s the session queues — a
+//! `postMessage` to one window at its exact origin, a batch on a private port, a tool to run, a promise to settle,
+//! an event to fire. Windows, ports and promises stay in the driver under the ids the session uses for them
+//! ([`WindowId`], [`PortId`], [`WaiterId`]). Deadlines leave through [`Session::poll_timeout`] and come back
+//! through [`Session::handle_timeout`]. The journals that make each call run once live inside, over a
+//! [`JournalStore`] the driver provides (sessionStorage is synchronous, so the store is called directly).
+//!
+//! One call of a widget to a shop's tool, through both pages' sessions:
+//!
+//! ```text
+//!  widget page                                                shop page
+//!  executeTool ─► Input::Execute ─► consumer journal          ┌─► Input::PortBatch ─► provider journal ─► Effect::RunTool
+//!                 (start: new/join/replay)                    │        (origin may see? once? in flight?)        │
+//!                 Effect::PostBatch ──────────── port ────────┘                                                   ▼
+//!                                                                                              tool's execute() in page
+//!  Effect::Settle ◄─ consumer journal ◄─ Input::PortBatch ◄──── port ──── Effect::PostBatch ◄─ Input::ToolSettled
+//!  Effect::ToolResult                    (sent by the provider of this call?)
+//! ```
+//!
+//! ```
+//! use webmcp_policy::journal::MemoryStore;
+//! use webmcp_policy::session::{Config, Effect, Entropy, Session, ToolSpec};
+//! use webmcp_policy::{OriginList, ToolName};
+//!
+//! struct Fixed;
+//! impl Entropy for Fixed {
+//!     fn fill(&mut self, bytes: &mut [u8]) { bytes.fill(7) }
+//! }
+//!
+//! let config = Config::new("https://shop.example", OriginList::parse("https://widget.example")?);
+//! let mut session: Session<MemoryStore> = Session::new(config, Box::new(Fixed));
+//! let spec = ToolSpec::new(ToolName::new("add_to_cart")?, "Add a product to the cart.");
+//! let registration = session.register(spec, 0)?;
+//! // Registering fires `toolchange` in the page.
+//! assert_eq!(session.poll_effect(), Some(Effect::ToolChange));
+//! assert!(session.unregister("add_to_cart", Some(registration), 1).is_some());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Where things are: origin decisions in `provider.rs` (who may list, call, cancel, connect) and `calls.rs` (who may
+//! answer a call); message shapes in [`crate::envelope`]; journal transitions in [`crate::journal`]; routing of
+//! every message in `outbox.rs`; deadlines in `timers.rs`.
+
+mod calls;
+mod catalog;
+pub mod ids;
+mod io;
+mod journals;
+mod listing;
+mod outbox;
+mod peers;
+mod provider;
+mod random;
+mod recovery;
+mod timers;
+
+use std::collections::{HashMap, VecDeque};
+
+pub use catalog::RegisterError;
+pub use ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
+pub use io::{
+    CallRequest, Effect, Finished, Input, ListRequest, ListedTool, ObservedCall, ObservedStatus, RunResult, ToolSpec,
+    WindowFacts,
+};
+pub use random::Entropy;
+pub use timers::{ACK_BATCH, ACK_DELAY_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
+
+use crate::envelope::{Decoded, EnvelopeError, Message, decode, decode_batch};
+use crate::guard::{OriginRateLimiter, RefusalKind, WarningDecision, WarningGate};
+use crate::ids::RequestId;
+use crate::journal::JournalStore;
+use crate::limits::Limits;
+use crate::origin::OriginList;
+use catalog::Catalog;
+use io::Asked;
+use journals::{Deferred, Journals};
+use listing::Listing;
+use peers::{Peers, Sender, Via};
+use random::IdSource;
+use timers::{Timer, Timers};
+
+/// What a page's session is set up with.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Config {
+    /// The page's origin.
+    pub own_origin: String,
+    /// The origins that may see the page's tools (`expose-tools-to`), for tools without an `exposedTo` of their own.
+    pub expose_tools_to: OriginList,
+    /// Message and flood limits.
+    pub limits: Limits,
+    /// How long a listing waits for windows that have not answered (ms).
+    pub discovery_timeout_ms: u32,
+    /// How long after a provider's change notice its tools are listed again (ms).
+    pub toolchange_debounce_ms: u32,
+    /// How long journal changes may wait before they are written, batched (ms).
+    pub flush_delay_ms: u32,
+    /// The page has the browser's native WebMCP: tools are registered there too.
+    pub native: bool,
+}
+
+impl Config {
+    /// A page at `own_origin` exposing its tools to `expose_tools_to`, with the default limits and timings.
+    pub fn new(own_origin: impl Into<String>, expose_tools_to: OriginList) -> Self {
+        Self {
+            own_origin: own_origin.into(),
+            expose_tools_to,
+            limits: Limits::default(),
+            discovery_timeout_ms: 500,
+            toolchange_debounce_ms: 300,
+            flush_delay_ms: 50,
+            native: false,
+        }
+    }
+}
+
+/// A call of this page that someone in this page waits for.
+#[derive(Debug)]
+struct PendingCall {
+    peer: PeerId,
+    /// When it was sent, or its provider last said it runs (ms since the epoch).
+    since: u64,
+    waiters: Vec<WaiterId>,
+}
+
+/// A call of another window (or of this page) that runs one of this page's tools.
+#[derive(Debug)]
+struct Running {
+    run: RunId,
+    /// Where the outcome goes: the latest window (or port) that asked about the call.
+    reply_to: Sender,
+}
+
+/// A call is known to the provider by its caller's origin and its id on the wire.
+type RunKey = (String, RequestId);
+
+/// All of the protocol's state for one page. See the [module docs](self).
+pub struct Session<S: JournalStore> {
+    config: Config,
+    now: u64,
+    ids: IdSource,
+    catalog: Catalog,
+    peers: Peers,
+    windows: HashMap<WindowId, WindowFacts>,
+    journals: Option<Journals<S>>,
+    /// Work that waits until the journals are open.
+    deferred: Vec<Deferred>,
+    /// This page's calls that someone in it waits for, by wire id.
+    calls: HashMap<RequestId, PendingCall>,
+    /// Which call each waiter waits for.
+    waiting_on: HashMap<WaiterId, RequestId>,
+    running: HashMap<RunKey, Running>,
+    runs: HashMap<RunId, RunKey>,
+    next_run: u32,
+    listings: HashMap<u32, Listing>,
+    /// Tool-list requests this page sent, by request id.
+    asked: HashMap<RequestId, Asked>,
+    next_listing: u32,
+    /// Origins whose tool changes this page cares about (its own and every `fromOrigins` it asked).
+    interest: Vec<String>,
+    rate: OriginRateLimiter,
+    warnings: WarningGate,
+    /// Acknowledgements to send, by provider.
+    acks: HashMap<PeerId, Vec<RequestId>>,
+    /// Send every waiting acknowledgement at the end of this task.
+    acks_due: bool,
+    /// Messages from this page to itself, delivered at the end of the task.
+    loopback: Vec<Message>,
+    /// Statuses of this page's calls for the other pages of the origin.
+    announcements: Vec<ObservedCall>,
+    end_of_task_asked: bool,
+    /// How many times each silent provider was asked how a call stands.
+    status_retries: HashMap<RequestId, usize>,
+    /// Which peer each of those questions goes to.
+    status_asker: HashMap<RequestId, PeerId>,
+    timers: Timers,
+    effects: VecDeque<Effect>,
+    next_port: u32,
+}
+
+impl<S: JournalStore> Session<S> {
+    /// A session for a page; its journals open later ([`Session::open_journals`]).
+    pub fn new(config: Config, entropy: Box<dyn Entropy>) -> Self {
+        Self {
+            peers: Peers::new(&config.own_origin),
+            interest: vec![config.own_origin.clone()],
+            rate: OriginRateLimiter::for_get_tools(&config.limits),
+            warnings: WarningGate::new(&config.limits),
+            config,
+            now: 0,
+            ids: IdSource::new(entropy),
+            catalog: Catalog::default(),
+            windows: HashMap::new(),
+            journals: None,
+            deferred: Vec::new(),
+            calls: HashMap::new(),
+            waiting_on: HashMap::new(),
+            running: HashMap::new(),
+            runs: HashMap::new(),
+            next_run: 1,
+            listings: HashMap::new(),
+            asked: HashMap::new(),
+            next_listing: 1,
+            acks: HashMap::new(),
+            acks_due: false,
+            loopback: Vec::new(),
+            announcements: Vec::new(),
+            end_of_task_asked: false,
+            status_retries: HashMap::new(),
+            status_asker: HashMap::new(),
+            timers: Timers::default(),
+            effects: VecDeque::new(),
+            next_port: 1,
+        }
+    }
+
+    /// The session's settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// A name for a port the driver holds: one that came with a message, before the message is handled.
+    pub fn new_port_id(&mut self) -> PortId {
+        let id = PortId(self.next_port);
+        self.next_port += 1;
+        id
+    }
+
+    /// What the driver knows about a window it has not shown the session before.
+    pub fn learn_window(&mut self, window: WindowId, facts: WindowFacts) {
+        self.windows.insert(window, facts);
+    }
+
+    /// The next thing to do, if any.
+    pub fn poll_effect(&mut self) -> Option<Effect> {
+        self.effects.pop_front()
+    }
+
+    /// When [`Session::handle_timeout`] should be called next (ms since the epoch).
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.timers.next()
+    }
+
+    /// The window a peer's tools run in.
+    pub fn peer_window(&self, peer: PeerId) -> Option<WindowId> {
+        self.peers.get(peer).filter(|p| !p.gone).map(|p| p.window)
+    }
+
+    /// Whether this page has a tool named `name`.
+    pub fn has_tool(&self, name: &str) -> bool {
+        self.catalog.get(name).is_some()
+    }
+
+    /// One event, at `now` (ms since the epoch).
+    pub fn handle(&mut self, input: Input, now: u64) {
+        self.now = self.now.max(now);
+        match input {
+            Input::WindowMessage { window, origin, text, port } => self.on_window_message(window, origin, text, port),
+            Input::UnreadMessage { origin, category } => {
+                let what = match category {
+                    crate::envelope::ErrorCategory::TooLarge => format!(
+                        "a malformed message (message is over {} bytes; not read)",
+                        self.config.limits.max_message_bytes
+                    ),
+                    _ => "a message that is not JSON".to_owned(),
+                };
+                self.refuse(RefusalKind::Envelope(category), &origin, &what);
+            }
+            Input::PortBatch { port, text } => self.on_port_batch(port, &text),
+            Input::OversizedBatch(port) => {
+                if let Some(origin) = self.port_origin(port) {
+                    self.refuse(
+                        RefusalKind::Envelope(crate::envelope::ErrorCategory::BadBatch),
+                        &origin,
+                        "a port batch larger than the limit, unread",
+                    );
+                }
+            }
+            Input::ListTools(request) => self.list_tools(request),
+            Input::Execute(request) => self.when_journals_open(Deferred::Execute(request)),
+            Input::Stop(waiter) => self.stop_waiter(waiter),
+            Input::ToolSettled { run, result } => self.tool_settled(run, result),
+            Input::FrameLoaded(window) => self.frame_loaded(window),
+            Input::WindowsClosed(closed) => self.check_liveness(&closed),
+            Input::EndOfTask => self.end_of_task(),
+            Input::Hidden => self.flush_journals(),
+            Input::GoingAway => self.going_away(),
+            Input::Observed(calls) => self.effects.extend(calls.into_iter().map(Effect::ToolStatus)),
+            Input::PostFailed { origin, error } => {
+                self.warn(RefusalKind::PostFailed, &origin, &format!("could not post to {origin}: {error}"))
+            }
+        }
+    }
+
+    /// Runs the timers due at `now`.
+    pub fn handle_timeout(&mut self, now: u64) {
+        self.now = self.now.max(now);
+        for timer in self.timers.take_due(self.now) {
+            match timer {
+                Timer::Listing(id) => self.finish_listing(id),
+                Timer::Acks => {
+                    self.acks_due = true;
+                    self.ask_end_of_task();
+                }
+                Timer::JournalFlush => self.flush_journals(),
+                Timer::Relist(peer) => self.relist(peer),
+                Timer::StatusRetry(wire) => self.retry_status(wire),
+                Timer::CallTimeout(wire) => self.time_out(&wire),
+                Timer::Liveness => self.probe_liveness(),
+            }
+        }
+    }
+
+    /// A message of a window: refused from an opaque origin (it cannot be answered without `'*'`), decoded, and
+    /// handled; a malformed one is refused, with an error reply when it was a call that can be answered.
+    fn on_window_message(&mut self, window: WindowId, origin: String, text: String, port: Option<PortId>) {
+        if origin == "null" {
+            if let Some(port) = port {
+                self.effects.push_back(Effect::ClosePort(port));
+            }
+            return self.refuse(
+                RefusalKind::OpaqueOrigin,
+                &origin,
+                "a message from an opaque origin (a sandboxed frame): it cannot be answered without '*'",
+            );
+        }
+        let decoded = decode(&text, &self.config.limits);
+        let transferred = match (&decoded, port) {
+            (Ok(Decoded::Message(Message::Connect { .. })), Some(port)) => Some(port),
+            (_, Some(port)) => {
+                self.effects.push_back(Effect::ClosePort(port));
+                None
+            }
+            (_, None) => None,
+        };
+        match decoded {
+            Ok(Decoded::NotOurs) => {}
+            Ok(Decoded::Message(message)) => {
+                let peer = self.peer_for(window, &origin);
+                self.heard_from(peer);
+                self.on_message(Sender { peer, origin, via: Via::Window }, message, transferred);
+            }
+            Err(error) => {
+                let peer = self.peer_for(window, &origin);
+                self.malformed(&Sender { peer, origin, via: Via::Window }, &error);
+            }
+        }
+    }
+
+    /// A batch on a private port: refused when the port is not a live peer's; each envelope handled in order.
+    fn on_port_batch(&mut self, port: PortId, text: &str) {
+        let Some((peer, side)) = self.peers.port_owner(port) else { return };
+        let Some(origin) = self.peers.get(peer).filter(|p| !p.gone).map(|p| p.origin.clone()) else { return };
+        self.heard_from(peer);
+        let from = Sender { peer, origin, via: Via::Port(side) };
+        match decode_batch(text, &self.config.limits) {
+            Ok(items) => {
+                for item in items {
+                    match item {
+                        Ok(Decoded::Message(message)) => self.on_message(from.clone(), message, None),
+                        Ok(Decoded::NotOurs) => {}
+                        Err(error) => self.malformed(&from, &error),
+                    }
+                }
+            }
+            Err(error) => self.malformed(&from, &error),
+        }
+    }
+
+    fn port_origin(&self, port: PortId) -> Option<String> {
+        let (peer, _) = self.peers.port_owner(port)?;
+        self.peers.get(peer).map(|p| p.origin.clone())
+    }
+
+    /// The peer of `window` at `origin`, created with what the driver said of the window.
+    fn peer_for(&mut self, window: WindowId, origin: &str) -> PeerId {
+        let locator = self.windows.get(&window).map(|f| f.locator.clone()).unwrap_or(Locator::Unknown);
+        self.peers.upsert(window, origin, &locator)
+    }
+
+    /// Notes that a message of `peer` arrived now (once per window message or port batch), for the silence
+    /// the liveness check watches.
+    fn heard_from(&mut self, peer: PeerId) {
+        let now = self.now;
+        if let Some(peer) = self.peers.get_mut(peer) {
+            peer.last_heard = now;
+        }
+    }
+
+    /// One decoded message.
+    fn on_message(&mut self, from: Sender, message: Message, port: Option<PortId>) {
+        match message {
+            Message::GetToolsRequest { request_id, bridge } => self.on_get_tools(&from, request_id, bridge),
+            Message::Connect { request_id } => self.on_connect(&from, request_id, port),
+            Message::GetToolsResponse(response) => self.on_tools_listed(&from, response),
+            Message::ToolsChanged => self.on_tools_changed(&from),
+            Message::Connected { request_id } => self.on_connected(&from, &request_id),
+            other => self.when_journals_open(Deferred::Message(from, other)),
+        }
+    }
+
+    /// A message that needs the journals, once they are open.
+    fn on_journal_message(&mut self, from: Sender, message: Message) {
+        match message {
+            Message::ExecuteRequest(request) => self.on_execute(&from, request),
+            Message::CancelTool { request_id } => self.on_cancel(&from, &request_id),
+            Message::CallStatusRequest { request_id } => self.on_status_request(&from, request_id),
+            Message::CallAck { request_ids } => self.on_ack(&from, &request_ids),
+            Message::ExecuteResponse(response) => self.on_execute_response(&from, response),
+            Message::CallStatusResponse(status) => self.on_status_response(&from, status),
+            Message::GoingAway => self.on_going_away(&from),
+            Message::GetToolsRequest { .. }
+            | Message::Connect { .. }
+            | Message::GetToolsResponse(_)
+            | Message::ToolsChanged
+            | Message::Connected { .. } => {}
+        }
+    }
+
+    /// A message of ours that breaks a rule: ignored, except an execute request with a usable id, which gets an
+    /// error reply so that its caller is not left waiting.
+    fn malformed(&mut self, from: &Sender, error: &EnvelopeError) {
+        self.refuse(RefusalKind::Envelope(error.category()), &from.origin, &format!("a malformed message ({error})"));
+        if let Some(reply) = error.error_reply() {
+            self.reply(from, &Message::ExecuteResponse(reply));
+        }
+    }
+
+    /// A console warning about a refusal, unless one like it was printed recently.
+    fn refuse(&mut self, kind: RefusalKind, origin: &str, what: &str) {
+        self.warn(kind, origin, &format!("refused {what} from {origin}"));
+    }
+
+    /// A console warning, unless one of `kind` about `origin` was printed recently: every warning goes through
+    /// here, so that nothing another window does can flood the console.
+    fn warn(&mut self, kind: RefusalKind, origin: &str, text: &str) {
+        if let WarningDecision::Print { suppressed } = self.warnings.check(kind, origin, self.now) {
+            let more = if suppressed > 0 {
+                format!(" ({suppressed} more like it since the last warning)")
+            } else {
+                String::new()
+            };
+            self.effects.push_back(Effect::Warn(format!("{text}{more}")));
+        }
+    }
+
+    /// A warning about this page itself (its tools, its storage), rate-limited like the others.
+    pub fn warn_own(&mut self, kind: RefusalKind, text: &str, now: u64) {
+        self.now = self.now.max(now);
+        let own = self.config.own_origin.clone();
+        self.warn(kind, &own, text);
+    }
+
+    fn ask_end_of_task(&mut self) {
+        if !self.end_of_task_asked {
+            self.end_of_task_asked = true;
+            self.effects.push_back(Effect::EndOfTask);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Where every message goes: to this page itself (delivered at the end of the task), on the private port that
+//! carries its kind of message, or as a window message addressed to the peer's exact origin; and what waits for
+//! the end of the task (port batches, acknowledgements, announcements).
+
+use crate::envelope::Message;
+use crate::ids::RequestId;
+use crate::journal::JournalStore;
+use crate::session::ids::PeerId;
+use crate::session::io::Effect;
+use crate::session::peers::{PortSide, Sender, Via};
+use crate::session::timers::{ACK_BATCH, ACK_DELAY_MS, Timer};
+use crate::session::{ObservedCall, Session};
+
+impl<S: JournalStore> Session<S> {
+    /// Sends `message` to a peer: to this page through the loopback, on the peer's port that carries this kind
+    /// of message when it is connected, else by window at the peer's origin.
+    pub(crate) fn send(&mut self, peer: PeerId, message: &Message) {
+        self.send_by(peer, Some(PortSide::for_message(message)), message);
+    }
+
+    /// Sends `message` by window even when a port is connected: for a question that must reach the peer whether
+    /// or not the port still works.
+    pub(crate) fn send_by_window(&mut self, peer: PeerId, message: &Message) {
+        self.send_by(peer, None, message);
+    }
+
+    fn send_by(&mut self, peer_id: PeerId, side: Option<PortSide>, message: &Message) {
+        if peer_id == PeerId::SELF {
+            self.loopback.push(message.clone());
+            return self.ask_end_of_task();
+        }
+        let Some(peer) = self.peers.get_mut(peer_id).filter(|p| !p.gone) else { return };
+        if let Some(link) = side.and_then(|side| peer.link_mut(side)) {
+            link.outbox.push(message.encode());
+            return self.ask_end_of_task();
+        }
+        let (window, origin) = (peer.window, peer.origin.clone());
+        self.effects.push_back(Effect::Post { window, origin, message: message.clone(), open_port: None });
+    }
+
+    /// Replies to the sender of a request by the path the request came: on the same port (or by window when that
+    /// port has closed since), to its window at the origin it came from, or to this page itself.
+    pub(crate) fn reply(&mut self, to: &Sender, message: &Message) {
+        match to.via {
+            Via::Loopback => self.send(PeerId::SELF, message),
+            Via::Port(side) => self.send_by(to.peer, Some(side), message),
+            Via::Window => {
+                // By window even when a port exists, so that the reply takes the request's path.
+                let Some(peer) = self.peers.get(to.peer) else { return };
+                let window = peer.window;
+                self.effects.push_back(Effect::Post {
+                    window,
+                    origin: to.origin.clone(),
+                    message: message.clone(),
+                    open_port: None,
+                });
+            }
+        }
+    }
+
+    /// Tells the other pages of this origin, at the end of the task, how a call of this page stands.
+    pub(crate) fn announce(&mut self, call: ObservedCall) {
+        self.announcements.push(call);
+        self.ask_end_of_task();
+    }
+
+    /// Queues an acknowledgement of `wire_ids` to `peer`.
+    pub(crate) fn acknowledge(&mut self, peer: PeerId, wire_ids: impl IntoIterator<Item = RequestId>) {
+        self.acks.entry(peer).or_default().extend(wire_ids);
+        self.ask_end_of_task();
+    }
+
+    /// Sends what waited for the end of the task: announcements, acknowledgements, port batches, then delivers
+    /// the messages of this page to itself.
+    ///
+    /// Acknowledgements ride with other messages to the same peer, or wait up to [`ACK_DELAY_MS`] (or until
+    /// [`ACK_BATCH`] gather): a provider keeps a result a little longer, and a call costs one message each way.
+    pub(crate) fn end_of_task(&mut self) {
+        self.end_of_task_asked = false;
+        if !self.announcements.is_empty() {
+            let calls = std::mem::take(&mut self.announcements);
+            self.effects.push_back(Effect::Announce(calls));
+        }
+        let acks: Vec<(PeerId, Vec<RequestId>)> = self.acks.drain().collect();
+        for (peer, ids) in acks {
+            let has_company =
+                self.peers.get(peer).and_then(|p| p.ours.as_ref()).is_some_and(|link| !link.outbox.is_empty());
+            if has_company || self.acks_due || ids.len() >= ACK_BATCH {
+                for chunk in ids.chunks(self.config.limits.max_ack_ids.max(1)) {
+                    self.send(peer, &Message::CallAck { request_ids: chunk.to_vec() });
+                }
+            } else {
+                self.acks.insert(peer, ids);
+            }
+        }
+        self.acks_due = false;
+        // The timer is left to run out when the acknowledgements found company: one timer that finds nothing to
+        // send costs less than a timer per call.
+        if !self.acks.is_empty() {
+            self.timers.set_once(Timer::Acks, self.now + ACK_DELAY_MS);
+        }
+        let max_len = self.config.limits.max_batch_len.max(1);
+        let mut batches = Vec::new();
+        for peer in self.peers.iter_mut() {
+            for link in [peer.ours.as_mut(), peer.theirs.as_mut()].into_iter().flatten() {
+                while !link.outbox.is_empty() {
+                    let take = link.outbox.len().min(max_len);
+                    let size = link.outbox[..take].iter().map(|e| e.len() + 1).sum::<usize>() + 2;
+                    let mut batch = String::with_capacity(size);
+                    batch.push('[');
+                    for (i, envelope) in link.outbox.drain(..take).enumerate() {
+                        if i > 0 {
+                            batch.push(',');
+                        }
+                        batch.push_str(&envelope);
+                    }
+                    batch.push(']');
+                    batches.push(Effect::PostBatch { port: link.port, batch });
+                }
+            }
+        }
+        self.effects.extend(batches);
+        let own = self.config.own_origin.clone();
+        for message in std::mem::take(&mut self.loopback) {
+            let from = Sender { peer: PeerId::SELF, origin: own.clone(), via: Via::Loopback };
+            self.on_message(from, message, None);
+        }
+    }
+}
