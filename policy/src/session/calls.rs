@@ -123,6 +123,22 @@ impl<S: JournalStore> Session<S> {
         }
     }
 
+    /// Nobody will read what `waiter` is settled with: it leaves its call, which stops when no waiter is left.
+    pub(crate) fn abandon_waiter(&mut self, waiter: WaiterId) {
+        let Some(wire_id) = self.waiting_on.remove(&waiter) else { return };
+        let Some(call) = self.calls.get_mut(&wire_id) else { return };
+        call.waiters.retain(|w| *w != waiter);
+        if !call.waiters.is_empty() {
+            return;
+        }
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        if let Some(settled) = journals.consumer.stop(&wire_id, now) {
+            self.flush_journals();
+            self.settle(settled);
+        }
+    }
+
     pub(crate) fn time_out(&mut self, wire_id: &RequestId) {
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };

@@ -96,7 +96,14 @@ impl<S: JournalStore> Session<S> {
         let registration = Registration(self.catalog.next);
         if self.config.native && spec.to_native {
             let exposure = native_exposure(spec.exposed_to.as_ref(), &self.config.expose_tools_to);
-            self.effects.push_back(Effect::ToNative { registration, exposed_to: exposure.exposed_to });
+            let descriptor = ToolDescriptor {
+                name: spec.name.clone(),
+                description: spec.description.clone(),
+                input_schema: spec.input_schema.clone(),
+                origin: None,
+                annotations: spec.annotations.clone(),
+            };
+            self.effects.push_back(Effect::ToNative { registration, descriptor, exposed_to: exposure.exposed_to });
             if !exposure.left_out.is_empty() {
                 let text = format!(
                     "the browser's WebMCP lists {} without {} (it takes exact origins only); the bridge still exposes it there",

@@ -46,8 +46,11 @@ pub enum Input {
     ListTools(ListRequest),
     /// The page calls a tool.
     Execute(CallRequest),
-    /// The caller behind `waiter` gave up (its signal aborted, its future was dropped): its call stops.
+    /// The caller behind `waiter` stopped its call (its signal aborted): the call stops, for every waiter.
     Stop(WaiterId),
+    /// Nobody will read what `waiter` is settled with (its future was dropped): the call stops when no other
+    /// waiter is left.
+    Abandon(WaiterId),
     /// One of this page's tools finished a run.
     ToolSettled {
         /// The run.
@@ -294,6 +297,8 @@ pub enum Effect {
     ToNative {
         /// Which tool.
         registration: Registration,
+        /// Its name, description, schema and annotations.
+        descriptor: ToolDescriptor,
         /// Its `exposedTo` for native.
         exposed_to: Vec<String>,
     },

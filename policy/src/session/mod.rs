@@ -283,6 +283,7 @@ impl<S: JournalStore> Session<S> {
             Input::ListTools(request) => self.list_tools(request),
             Input::Execute(request) => self.when_journals_open(Deferred::Execute(request)),
             Input::Stop(waiter) => self.stop_waiter(waiter),
+            Input::Abandon(waiter) => self.abandon_waiter(waiter),
             Input::ToolSettled { run, result } => self.tool_settled(run, result),
             Input::FrameLoaded(window) => self.frame_loaded(window),
             Input::WindowsClosed(closed) => self.check_liveness(&closed),
