@@ -16,8 +16,9 @@ use wasm_bindgen::prelude::*;
 use webmcp_policy::schema::SchemaError;
 use webmcp_policy::{ArgSchema, IdError, JsonText, Limits, ToolName};
 
-use crate::core::{State, with_core};
-use crate::registry::{Handler, LocalTool};
+use webmcp_policy::session::{Registration, ToolSpec};
+
+use crate::driver::{Driver, Handler, with_driver};
 use crate::{BridgeError, console};
 
 #[wasm_bindgen(module = "/js/forms.js")]
@@ -27,10 +28,10 @@ extern "C" {
     fn watch_forms(root: &web_sys::Document, report: &js_sys::Function) -> JsValue;
     /// Takes `toolname` off the form of `definition` and returns it (null when it had none).
     #[wasm_bindgen(js_name = releaseNativeName)]
-    fn release_native_name(definition: &JsValue) -> JsValue;
+    pub(crate) fn release_native_name(definition: &JsValue) -> JsValue;
     /// Puts back the `toolname` [`release_native_name`] took off.
     #[wasm_bindgen(js_name = restoreNativeName)]
-    fn restore_native_name(definition: &JsValue, written: &JsValue);
+    pub(crate) fn restore_native_name(definition: &JsValue, written: &JsValue);
 }
 
 /// Why a form is not a tool. Printed as a console warning for the page's author.
@@ -74,7 +75,7 @@ struct FormEntry {
     /// Its tool definition, kept to register it later when its name is taken now.
     definition: JsValue,
     /// Its registration, when it is a tool.
-    registration: Option<u64>,
+    registration: Option<Registration>,
 }
 
 /// The forms of the page, by the id forms.js gave them (ids grow in the order forms were found).
@@ -115,26 +116,23 @@ pub(crate) fn start() {
 fn on_change(change: Change, id: u32, definition: JsValue) {
     let previous = FORMS.with(|forms| forms.borrow_mut().entries.remove(&id));
     let old = previous.and_then(|entry| entry.registration.map(|registration| (entry.name, registration)));
-    let entry = with_core(|state| match change {
+    let entry = with_driver(|driver| match change {
         Change::Removed => {
             if let Some((name, registration)) = old
-                && state.unregister(&name, Some(registration))
+                && driver.unregister(&name, Some(registration))
             {
-                hand_over(state, &name);
+                hand_over(driver, &name);
             }
             None
         }
         Change::Added | Change::Changed => {
             // The old tool leaves without an announcement: the new one's registration announces both.
-            let removed = old.filter(|(name, registration)| state.registry.remove(name, Some(*registration)));
-            if let Some((_, registration)) = &removed {
-                state.unregister_from_native(*registration);
-            }
-            let entry = register(state, definition);
+            let removed = old.filter(|(name, registration)| driver.remove_quietly(name, *registration));
+            let entry = register(driver, definition);
             if let Some((name, _)) = removed {
                 let kept = entry.registration.is_some() && entry.name == name;
-                if !kept && !hand_over(state, &name) && entry.registration.is_none() {
-                    state.announce_tools_changed();
+                if !kept && !hand_over(driver, &name) && entry.registration.is_none() {
+                    driver.announce_tools_changed();
                 }
             }
             Some(entry)
@@ -147,15 +145,14 @@ fn on_change(change: Change, id: u32, definition: JsValue) {
 }
 
 /// Registers a form's tool (which announces it), or warns why the form is not a tool.
-fn register(state: &mut State, definition: JsValue) -> FormEntry {
+fn register(driver: &std::rc::Rc<Driver>, definition: JsValue) -> FormEntry {
     let name = crate::options::get(&definition, "name").as_string().unwrap_or_default();
-    let registration = form_tool(&definition).and_then(|tool| match state.register(tool, None) {
-        Ok(registration) => {
-            register_with_native(state, registration, &definition);
-            Ok(registration)
+    let registration = form_tool(&definition).and_then(|(spec, handler)| {
+        match driver.register(spec, handler, Some(definition.clone()), None) {
+            Ok(registration) => Ok(registration),
+            Err(BridgeError::DuplicateTool(_)) => Err(FormToolError::NameTaken { name: name.clone() }),
+            Err(other) => Err(FormToolError::Unreadable { name: name.clone(), problem: other.to_string() }),
         }
-        Err(BridgeError::DuplicateTool(_)) => Err(FormToolError::NameTaken { name: name.clone() }),
-        Err(other) => Err(FormToolError::Unreadable { name: name.clone(), problem: other.to_string() }),
     });
     let registration = registration.map_err(|error| console::warn(&error.to_string())).ok();
     FormEntry { name, definition, registration }
@@ -163,7 +160,7 @@ fn register(state: &mut State, definition: JsValue) -> FormEntry {
 
 /// After a form's tool named `name` went away, the first form found that waits for that name and makes a valid
 /// tool gets it. Whether one did.
-fn hand_over(state: &mut State, name: &str) -> bool {
+fn hand_over(driver: &std::rc::Rc<Driver>, name: &str) -> bool {
     let waiting: Vec<(u32, JsValue)> = FORMS.with(|forms| {
         forms
             .borrow()
@@ -174,9 +171,8 @@ fn hand_over(state: &mut State, name: &str) -> bool {
             .collect()
     });
     for (id, definition) in waiting {
-        let Ok(tool) = form_tool(&definition) else { continue };
-        let Ok(registration) = state.register(tool, None) else { return false };
-        register_with_native(state, registration, &definition);
+        let Ok((spec, handler)) = form_tool(&definition) else { continue };
+        let Ok(registration) = driver.register(spec, handler, Some(definition.clone()), None) else { return false };
         FORMS.with(|forms| {
             if let Some(entry) = forms.borrow_mut().entries.get_mut(&id) {
                 entry.registration = Some(registration);
@@ -187,22 +183,8 @@ fn hand_over(state: &mut State, name: &str) -> bool {
     false
 }
 
-/// Where the page has native WebMCP: registers the form's tool (registration `registration`) with native in place of
-/// native's own tool for the form, which would list the form's password fields and let the browser's agent fill
-/// them. The form's `toolname` is off while the bridge registers, so that native drops its tool for the form and the
-/// name is free; put back at once, it finds the name taken. One tool, the bridge's, in both registries
-/// (docs/native.md, "Both modes").
-fn register_with_native(state: &mut State, registration: u64, definition: &JsValue) {
-    if crate::native::context().is_none() {
-        return;
-    }
-    let written = release_native_name(definition);
-    state.register_with_native(registration);
-    restore_native_name(definition, &written);
-}
-
 /// The tool a form definition describes, checked like a `registerTool` definition.
-fn form_tool(definition: &JsValue) -> Result<LocalTool, FormToolError> {
+fn form_tool(definition: &JsValue) -> Result<(ToolSpec, Handler), FormToolError> {
     let field = |key: &str| crate::options::get(definition, key);
     let written = field("name").as_string().unwrap_or_default();
     let name =
@@ -221,14 +203,8 @@ fn form_tool(definition: &JsValue) -> Result<LocalTool, FormToolError> {
     let value = schema.to_value().map_err(|e| unreadable(e.to_string()))?;
     let checker =
         ArgSchema::compile(&value).map_err(|source| FormToolError::Schema { name: written.clone(), source })?;
-    Ok(LocalTool {
-        name,
-        description,
-        input_schema: Some(schema),
-        annotations: None,
-        checker: Some(checker),
-        exposed_to: None,
-        handler: Handler::Js { execute, this: definition.clone() },
-        registration: 0,
-    })
+    let mut spec = ToolSpec::new(name, description);
+    spec.input_schema = Some(schema);
+    spec.checker = Some(checker);
+    Ok((spec, Handler::Js { execute, this: definition.clone() }))
 }

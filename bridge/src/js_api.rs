@@ -1,14 +1,13 @@
 //! The JavaScript API: `install()` and the `document.modelContext`-shaped object it returns.
 
+use gloo_events::EventListener;
 use wasm_bindgen::prelude::*;
+use webmcp_policy::session::{CallRequest, Input, ListRequest, PeerId, ToolSpec};
 use webmcp_policy::{ArgSchema, JsonText, ParseOptions, ToolName};
 
-use crate::consumer::{CallTarget, ListWaiter, Waiter};
-use crate::core::{Core, with_core};
+use crate::driver::{Driver, Handler, Waiter, with_driver};
 use crate::install::install_core;
 use crate::options::{get, origin_list};
-use crate::peers::SELF_PEER;
-use crate::registry::{Handler, LocalTool};
 use crate::{BridgeError, BridgeOptions, CallOptions, console, js};
 
 /// Installs the bridge in this page and returns its `document.modelContext` (defined on `document` where the page
@@ -24,7 +23,7 @@ pub fn install(
 ) -> Result<JsValue, JsValue> {
     let existing = js::installed_bridge();
     if !existing.is_undefined() {
-        if !options.is_undefined() && Core::installed().is_none() {
+        if !options.is_undefined() && Driver::installed().is_none() {
             console::warn(
                 "the bridge is already installed in this page by another copy of its module; these options are ignored",
             );
@@ -32,16 +31,16 @@ pub fn install(
         return Ok(existing);
     }
     let options = BridgeOptions::from_js(&options).map_err(to_js_error)?;
-    let core = install_core(options).map_err(to_js_error)?;
-    let context = core.context.borrow().clone();
+    let driver = install_core(options).map_err(to_js_error)?;
+    let context = driver.context.borrow().clone();
     Ok(context)
 }
 
 /// Makes the `document.modelContext`-shaped object of `core`, and defines `document.modelContext` where the page
 /// has none or has the browser's native one.
-pub(crate) fn define_model_context(core: &Core) {
+pub(crate) fn define_model_context(driver: &Driver) {
     let context = js::make_model_context(BridgeHandle {}.into());
-    *core.context.borrow_mut() = context.clone();
+    *driver.context.borrow_mut() = context.clone();
     js::mark_installed(&context);
     if let Some(document) = web_sys::window().and_then(|w| w.document()) {
         let key = JsValue::from_str("modelContext");
@@ -82,12 +81,12 @@ impl BridgeHandle {
     /// `ModelContext.registerTool(tool, options)`.
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(&self, tool: JsValue, options: JsValue) -> Result<(), JsValue> {
-        let local = local_tool(&tool, &options).map_err(to_js_error)?;
+        let (spec, handler) = local_tool(&tool, &options).map_err(to_js_error)?;
         let signal = get(&options, "signal").dyn_into::<web_sys::AbortSignal>().ok();
         if signal.as_ref().is_some_and(web_sys::AbortSignal::aborted) {
             return Ok(());
         }
-        with_core(|state| state.register_everywhere(local, signal))
+        with_driver(|driver| driver.register(spec, handler, None, signal))
             .unwrap_or(Err(BridgeError::Unsupported("an installed bridge")))
             .map(|_| ())
             .map_err(to_js_error)
@@ -96,7 +95,7 @@ impl BridgeHandle {
     /// `ModelContext.unregisterTool(name)`.
     #[wasm_bindgen(js_name = unregisterTool)]
     pub fn unregister_tool(&self, name: String) -> bool {
-        with_core(|state| state.unregister(&name, None)).unwrap_or(false)
+        with_driver(|driver| driver.unregister(&name, None)).unwrap_or(false)
     }
 
     /// `ModelContext.getTools(options)`.
@@ -117,17 +116,19 @@ impl BridgeHandle {
             w if js_sys::Array::is_array(&w) => js_sys::Array::from(&w).iter().collect(),
             _ => Vec::new(),
         };
-        let timeout = get(&options, "timeoutMs").as_f64().filter(|t| t.is_finite() && *t >= 0.0).map(|t| t as u32);
+        let timeout_ms = get(&options, "timeoutMs").as_f64().filter(|t| t.is_finite() && *t >= 0.0).map(|t| t as u32);
         let native_origins = list.clone();
         let mut list = Some(list);
-        let mut extra = Some(extra);
         let bridge = js_sys::Promise::new(&mut |resolve, _reject| {
-            let (list, extra) =
-                (list.take().unwrap_or_else(webmcp_policy::OriginList::empty), extra.take().unwrap_or_default());
-            with_core(|state| {
-                let timeout = timeout.unwrap_or(state.options.discovery_timeout_ms);
-                state.discover(list, extra, timeout, ListWaiter::Js(resolve));
-            });
+            let from_origins = list.take().unwrap_or_else(webmcp_policy::OriginList::empty);
+            let Some(driver) = Driver::installed() else {
+                let _ = resolve.call1(&JsValue::UNDEFINED, &js_sys::Array::new());
+                return;
+            };
+            let waiter = driver.add_waiter(Waiter::ListJs(resolve));
+            let windows = driver.windows_to_ask(&extra);
+            let origin_hints = js::origin_hints().iter().filter_map(|h| h.as_string()).collect();
+            driver.input(Input::ListTools(ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms }));
         });
         crate::native::with_native_listing(bridge, &native_origins)
     }
@@ -154,16 +155,28 @@ impl BridgeHandle {
         }
         let mut work = Some((target, args, call_options, signal));
         js_sys::Promise::new(&mut |resolve, reject| {
-            let Some((target, args, call_options, signal)) = work.take() else { return };
-            let waiter = Waiter::Js { resolve, reject, signal };
-            with_core(move |state| {
-                state.with_journals(move |state| state.start_call(target, args, call_options, waiter));
+            let Some(((peer, tool), args, CallOptions { call_id, timeout_ms }, signal)) = work.take() else { return };
+            let Some(driver) = Driver::installed() else {
+                let _ = reject.call1(&JsValue::UNDEFINED, &type_error("executeTool: the bridge is not installed"));
+                return;
+            };
+            let waiter = driver.handles.borrow_mut().reserve_waiter();
+            let abort = signal.as_ref().map(|signal| {
+                EventListener::once(signal, "abort", move |_| {
+                    with_driver(|driver| driver.input(Input::Stop(waiter)));
+                })
             });
+            driver
+                .handles
+                .borrow_mut()
+                .waiters
+                .insert(waiter, Waiter::CallJs { resolve, reject, signal, _abort: abort });
+            driver.input(Input::Execute(CallRequest { waiter, peer, tool, args, call_id, timeout_ms }));
         })
     }
 }
 
-type PreparedCall = (CallTarget, JsonText, CallOptions, Option<web_sys::AbortSignal>);
+type PreparedCall = ((PeerId, ToolName), JsonText, CallOptions, Option<web_sys::AbortSignal>);
 
 fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<PreparedCall, JsValue> {
     let name = get(tool, "name")
@@ -172,9 +185,9 @@ fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<Pre
     let name = ToolName::new(name).map_err(|e| type_error(&format!("executeTool: {e}")))?;
     let reference = js::tool_ref(tool);
     let peer = if reference >= 0 {
-        reference as u32
-    } else if with_core(|state| state.registry.all().iter().any(|t| t.name == name)).unwrap_or(false) {
-        SELF_PEER
+        PeerId(reference as u32)
+    } else if with_driver(|driver| driver.read(|session| session.has_tool(name.as_str()))).unwrap_or(false) {
+        PeerId::SELF
     } else {
         return Err(type_error(&format!(
             "executeTool: {name} is not a tool of this page; pass a tool returned by getTools()"
@@ -199,7 +212,7 @@ fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<Pre
                 as u32,
         ),
     };
-    Ok((CallTarget { peer, tool: name }, args, CallOptions { call_id, timeout_ms }, signal))
+    Ok(((peer, name), args, CallOptions { call_id, timeout_ms }, signal))
 }
 
 /// The arguments of `executeTool`, checked: an object (or a string holding a JSON object), as JSON text.
@@ -215,7 +228,7 @@ fn call_args(args: &JsValue) -> Result<JsonText, JsValue> {
     } else {
         return Err(type_error("executeTool: the arguments must be an object (or a string holding a JSON object)"));
     };
-    let limits = with_core(|state| state.options.limits.clone()).unwrap_or_default();
+    let limits = with_driver(|driver| driver.options.limits.clone()).unwrap_or_default();
     let args = JsonText::parse(&text, &limits).map_err(|e| type_error(&format!("executeTool: the arguments {e}")))?;
     if !args.is_object() {
         return Err(type_error("executeTool: the arguments must be a JSON object"));
@@ -242,7 +255,7 @@ fn call_signal(options: &JsValue) -> Result<Option<web_sys::AbortSignal>, JsValu
 }
 
 /// A tool object of `registerTool`, checked.
-pub(crate) fn local_tool(tool: &JsValue, options: &JsValue) -> Result<LocalTool, BridgeError> {
+pub(crate) fn local_tool(tool: &JsValue, options: &JsValue) -> Result<(ToolSpec, Handler), BridgeError> {
     if !tool.is_object() {
         return Err(BridgeError::invalid(
             "registerTool(tool): tool must be an object with name, description and execute",
@@ -275,16 +288,12 @@ pub(crate) fn local_tool(tool: &JsValue, options: &JsValue) -> Result<LocalTool,
         let wildcards = get(options, "allowWildcards").as_bool().unwrap_or(false);
         Some(origin_list(&exposed, ParseOptions::default().allow_wildcards(wildcards), "exposedTo")?)
     };
-    Ok(LocalTool {
-        name,
-        description,
-        input_schema,
-        annotations,
-        checker,
-        exposed_to,
-        handler: Handler::Js { execute, this: tool.clone() },
-        registration: 0,
-    })
+    let mut spec = ToolSpec::new(name, description);
+    spec.input_schema = input_schema;
+    spec.annotations = annotations;
+    spec.checker = checker;
+    spec.exposed_to = exposed_to;
+    Ok((spec, Handler::Js { execute, this: tool.clone() }))
 }
 
 /// An optional object field (or a string holding a JSON object), as JSON text.

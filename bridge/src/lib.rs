@@ -49,9 +49,12 @@
 //!   async execute({ sku }) { return { content: [{ type: "text", text: `Added ${sku}` }] }; } });
 //! ```
 //!
-//! Who may see what is decided by `webmcp-policy` (origin lists, visibility, message envelopes, the once-only
-//! journals); this crate binds those decisions to the browser. The wire protocol is in `docs/protocol.md`, the
-//! once-only guarantees in `docs/once-only.md`.
+//! Every protocol decision is made by `webmcp-policy`'s `session::Session`, a deterministic state machine (who may
+//! list, call, cancel or connect, where each answer goes, when to retry; the once-only journals are inside it).
+//! This crate is its driver: listeners turn browser events into the session's inputs, and its effects become
+//! `postMessage` calls, port batches, tool runs, promise settlements and events (module `driver`). The data flow of
+//! one call and where each part lives are in `docs/architecture.md`; the wire protocol is in `docs/protocol.md`,
+//! the once-only guarantees in `docs/once-only.md`.
 //!
 //! Cargo features: `js-api` (default) exports the JavaScript API (`install()` and the `document.modelContext`
 //! object); a Rust app that uses only [`Bridge`] can leave it out with `default-features = false`.
@@ -60,11 +63,8 @@
 // are left unused rather than cut out file by file.
 #![cfg_attr(not(feature = "js-api"), allow(dead_code))]
 
-mod catalog;
 mod console;
-mod consumer;
-mod convert;
-mod core;
+mod driver;
 mod error;
 mod forms;
 mod install;
@@ -76,10 +76,7 @@ mod native;
 mod observe;
 mod oneshot;
 mod options;
-mod peers;
-mod provider;
 mod random;
-mod registry;
 mod rust_api;
 mod store;
 mod tab;
@@ -89,12 +86,12 @@ pub use error::{BridgeError, CallError};
 #[cfg(feature = "js-api")]
 pub use js_api::{BridgeHandle, install};
 pub use listeners::ListenerGuard;
-pub use observe::{ObservedCall, ObservedStatus};
 pub use options::BridgeOptions;
-pub use registry::ToolFuture;
 pub use rust_api::{
-    Bridge, CallOptions, CallStatus, RemoteTool, ToolCall, ToolDefinition, ToolRegistration, ToolResult,
+    Bridge, CallOptions, RemoteTool, ToolCall, ToolDefinition, ToolFuture, ToolRegistration, ToolResult,
 };
+pub use webmcp_policy::journal::OutcomeStatus as CallStatus;
+pub use webmcp_policy::session::{ObservedCall, ObservedStatus};
 pub use webmcp_policy::{ErrorKind, OriginList, ToolError};
 
 /// A small listener guard for `message` events, used by the tests of the gloo-style guard behaviour.

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use crate::core::with_core;
+use crate::driver::with_driver;
 use crate::{ObservedCall, ToolResult};
 
 type ResultListener = Rc<dyn Fn(&ToolResult)>;
@@ -75,7 +75,7 @@ impl ListenerGuard {
 impl Drop for ListenerGuard {
     fn drop(&mut self) {
         if let Some(id) = self.id {
-            with_core(|state| state.listeners.remove(id));
+            with_driver(|driver| driver.listeners.borrow_mut().remove(id));
         }
     }
 }

@@ -8,17 +8,18 @@ use std::collections::HashMap;
 
 use wasm_bindgen::prelude::*;
 use webmcp_policy::guard::RefusalKind;
-use webmcp_policy::native_exposure;
 #[cfg(feature = "js-api")]
 use webmcp_policy::{
     OriginList,
     call_path::{Merged, merge_listings},
 };
 
-use crate::core::{State, with_core};
-use crate::registry::Handler;
+use webmcp_policy::envelope::ToolDescriptor;
+use webmcp_policy::session::Registration;
+
+use crate::driver::{Driver, Handler, with_driver};
 use crate::user::{error_to_js, page_value};
-use crate::{console, registry};
+use crate::{ToolFuture, console};
 
 #[wasm_bindgen(module = "/js/glue.js")]
 extern "C" {
@@ -70,8 +71,8 @@ struct Mirrored {
 struct Native {
     /// The browser's `document.modelContext`, when the page had one at install.
     context: Option<JsValue>,
-    /// Tools registered with native, by the bridge's registration number.
-    mirrored: HashMap<u64, Mirrored>,
+    /// Tools registered with native, by the bridge's registration.
+    mirrored: HashMap<Registration, Mirrored>,
 }
 
 thread_local! {
@@ -92,12 +93,7 @@ pub(crate) fn adopt() -> Option<JsValue> {
             "the browser's WebMCP refused the tool {name} ({}); the bridge keeps it, other windows still see it",
             console::describe(&error)
         );
-        if with_core(|state| {
-            let own = state.own_origin.clone();
-            state.warn(RefusalKind::NativeRegistry, &own, &text);
-        })
-        .is_none()
-        {
+        if with_driver(|driver| driver.warn_own(RefusalKind::NativeRegistry, &text)).is_none() {
             console::warn(&text);
         }
     });
@@ -113,61 +109,55 @@ pub(crate) fn context() -> Option<JsValue> {
     NATIVE.with(|n| n.borrow().context.clone())
 }
 
-impl State {
-    /// Registers `tool` (registration `registration`) with native too, when the page has native WebMCP. A refusal
-    /// is a warning: the bridge's registration stands.
-    pub(crate) fn register_with_native(&mut self, registration: u64) {
-        let Some(native) = context() else { return };
-        let Some(tool) = self.registry.all().iter().find(|t| t.registration == registration) else { return };
-        let exposure = native_exposure(tool.exposed_to.as_ref(), &self.options.expose_tools_to);
-        let Ok(controller) = web_sys::AbortController::new() else { return };
-        let (execute, this, closure) = match &tool.handler {
-            Handler::Js { execute, this } => (execute.clone(), this.clone(), None),
-            Handler::Rust(run) => {
-                let closure = rust_execute(run.clone());
-                (closure.as_ref().unchecked_ref::<js_sys::Function>().clone(), JsValue::UNDEFINED, Some(closure))
-            }
-        };
-        let json = |text: &Option<webmcp_policy::JsonText>| {
-            text.as_ref().map_or(JsValue::UNDEFINED, |t| page_value(t.as_str()))
-        };
-        let exposed_to: js_sys::Array = exposure.exposed_to.iter().map(|o| JsValue::from_str(o)).collect();
-        register_native(
-            &native,
-            tool.name.as_str(),
-            &tool.description,
-            json(&tool.input_schema),
-            json(&tool.annotations),
-            &execute,
-            &this,
-            exposed_to,
-            &controller.signal(),
-        );
-        if !exposure.left_out.is_empty() {
-            let text = format!(
-                "the browser's WebMCP lists {} without {} (it takes exact origins only); the bridge still exposes it there",
-                tool.name,
-                exposure.left_out.join(", ")
-            );
-            let own = self.own_origin.clone();
-            self.warn(RefusalKind::NativeRegistry, &own, &text);
+/// Registers the page's tool `registration` with native (the session decided it, with `exposed_to`). A refusal is
+/// a warning: the bridge's registration stands. A form's tool is registered with its form's `toolname` taken off
+/// meanwhile, so that native drops its own tool for the form and the name is free (docs/native.md, "Both modes").
+pub(crate) fn register(driver: &Driver, registration: Registration, tool: &ToolDescriptor, exposed_to: &[String]) {
+    let Some(native) = context() else { return };
+    let Some((handler, form)) =
+        driver.handles.borrow().tools.get(&registration).map(|t| (t.handler.clone(), t.form.clone()))
+    else {
+        return;
+    };
+    let Ok(controller) = web_sys::AbortController::new() else { return };
+    let (execute, this, closure) = match handler {
+        Handler::Js { execute, this } => (execute, this, None),
+        Handler::Rust(run) => {
+            let closure = rust_execute(run);
+            (closure.as_ref().unchecked_ref::<js_sys::Function>().clone(), JsValue::UNDEFINED, Some(closure))
         }
-        NATIVE.with(|n| n.borrow_mut().mirrored.insert(registration, Mirrored { controller, _execute: closure }));
+    };
+    let json =
+        |text: &Option<webmcp_policy::JsonText>| text.as_ref().map_or(JsValue::UNDEFINED, |t| page_value(t.as_str()));
+    let exposed_to: js_sys::Array = exposed_to.iter().map(|o| JsValue::from_str(o)).collect();
+    let released = form.as_ref().map(crate::forms::release_native_name);
+    register_native(
+        &native,
+        tool.name.as_str(),
+        &tool.description,
+        json(&tool.input_schema),
+        json(&tool.annotations),
+        &execute,
+        &this,
+        exposed_to,
+        &controller.signal(),
+    );
+    if let (Some(form), Some(released)) = (form.as_ref(), released.as_ref()) {
+        crate::forms::restore_native_name(form, released);
     }
+    NATIVE.with(|n| n.borrow_mut().mirrored.insert(registration, Mirrored { controller, _execute: closure }));
+}
 
-    /// Removes registration `registration` from native, if it was registered there.
-    pub(crate) fn unregister_from_native(&mut self, registration: u64) {
-        if let Some(mirrored) = NATIVE.with(|n| n.borrow_mut().mirrored.remove(&registration)) {
-            mirrored.controller.abort();
-        }
+/// Removes registration `registration` from native, if it was registered there.
+pub(crate) fn unregister(registration: Registration) {
+    if let Some(mirrored) = NATIVE.with(|n| n.borrow_mut().mirrored.remove(&registration)) {
+        mirrored.controller.abort();
     }
 }
 
 /// A JavaScript function that runs a Rust tool for native: the input as JSON, the result as a value or an Error
 /// with the tool's status and retryAfter (which native does not pass on, docs/native.md).
-fn rust_execute(
-    run: std::rc::Rc<dyn Fn(serde_json::Value, web_sys::AbortSignal) -> registry::ToolFuture>,
-) -> NativeExecute {
+fn rust_execute(run: std::rc::Rc<dyn Fn(serde_json::Value, web_sys::AbortSignal) -> ToolFuture>) -> NativeExecute {
     Closure::new(move |input: JsValue| {
         let args = js_sys::JSON::stringify(&input)
             .ok()
@@ -266,13 +256,15 @@ pub(crate) fn watch_other_registrations() {
     let Some(native) = context() else { return };
     let registered = Closure::<dyn Fn(JsValue, JsValue)>::new(|tool: JsValue, options: JsValue| {
         let signal = crate::options::get(&options, "signal").dyn_into::<web_sys::AbortSignal>().ok();
-        let local = crate::js_api::local_tool(&tool, &options).map(|mut local| {
-            local.exposed_to.get_or_insert_with(OriginList::empty);
-            local
+        let local = crate::js_api::local_tool(&tool, &options).map(|(mut spec, handler)| {
+            spec.exposed_to.get_or_insert_with(OriginList::empty);
+            // Native has it already.
+            spec.to_native = false;
+            (spec, handler)
         });
-        with_core(|state| {
+        with_driver(|driver| {
             let refused = match local {
-                Ok(local) => state.register(local, signal).err(),
+                Ok((spec, handler)) => driver.register(spec, handler, None, signal).err(),
                 Err(error) => Some(error),
             };
             if let Some(error) = refused {
@@ -280,8 +272,7 @@ pub(crate) fn watch_other_registrations() {
                 let text = format!(
                     "a tool registered with the browser's WebMCP ({name}) stays there only: the bridge cannot take it ({error})"
                 );
-                let own = state.own_origin.clone();
-                state.warn(RefusalKind::NativeRegistry, &own, &text);
+                driver.warn_own(RefusalKind::NativeRegistry, &text);
             }
         });
     });

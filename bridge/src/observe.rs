@@ -5,8 +5,8 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::CallStatus;
 use crate::options::get;
+use webmcp_policy::session::{ObservedCall, ObservedStatus};
 
 /// The `kind` of an announcement on the channel.
 const KIND: &str = "webmcp-call-status";
@@ -21,7 +21,7 @@ pub(crate) fn announcement(calls: &[ObservedCall]) -> JsValue {
     set(&message, "kind", &JsValue::from_str(KIND));
     let list = js_sys::Array::new();
     for call in calls {
-        list.push(&call.to_js_detail());
+        list.push(&to_js_detail(call));
     }
     set(&message, "calls", &list);
     message
@@ -35,94 +35,43 @@ pub(crate) fn read_announcement(data: &JsValue) -> Vec<ObservedCall> {
         return Vec::new();
     }
     let Ok(calls) = get(data, "calls").dyn_into::<js_sys::Array>() else { return Vec::new() };
-    calls.iter().take(MAX_CALLS).filter_map(|call| ObservedCall::from_js_detail(&call)).collect()
+    calls.iter().take(MAX_CALLS).filter_map(|call| from_js_detail(&call)).collect()
 }
 
-/// Where a call of another page stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ObservedStatus {
-    /// Sent to its provider, not settled yet.
-    Running,
-    /// Settled.
-    Settled(CallStatus),
+/// The fields of the `toolstatus` event, and of a call in an announcement.
+pub(crate) fn to_js_detail(call: &ObservedCall) -> JsValue {
+    let detail: JsValue = js_sys::Object::new().into();
+    set(&detail, "tab", &JsValue::from_str(&call.tab));
+    set(&detail, "callId", &JsValue::from_str(&call.call_id));
+    set(&detail, "name", &JsValue::from_str(&call.name));
+    set(&detail, "origin", &JsValue::from_str(&call.origin));
+    set(&detail, "status", &JsValue::from_str(call.status.as_str()));
+    if let Some(ms) = call.duration_ms {
+        set(&detail, "durationMs", &JsValue::from_f64(ms as f64));
+    }
+    detail
 }
 
-impl ObservedStatus {
-    /// `"running"`, or the settled status (`"completed"`, `"failed"`, `"stopped"`, `"interrupted"`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Running => "running",
-            Self::Settled(status) => status.as_str(),
+/// One call of an announcement; `None` when a field is missing or malformed.
+fn from_js_detail(data: &JsValue) -> Option<ObservedCall> {
+    if !data.is_object() {
+        return None;
+    }
+    let duration_ms = match get(data, "durationMs") {
+        value if value.is_undefined() => None,
+        value => {
+            let ms = value.as_f64().filter(|ms| ms.is_finite() && *ms >= 0.0)?;
+            Some(ms as u64)
         }
-    }
-
-    fn parse(text: &str) -> Option<Self> {
-        Some(match text {
-            "running" => Self::Running,
-            "completed" => Self::Settled(CallStatus::Completed),
-            "failed" => Self::Settled(CallStatus::Failed),
-            "stopped" => Self::Settled(CallStatus::Stopped),
-            "interrupted" => Self::Settled(CallStatus::Interrupted),
-            _ => return None,
-        })
-    }
-}
-
-/// A call made by another page of this origin, as the `toolstatus` event reports it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ObservedCall {
-    /// The public label of the tab that made the call: the same for all its pages and across their reloads,
-    /// another for each tab (a copied tab gets its own). Not the tab's id, which decides which calls a page may
-    /// resume and so never leaves the tab (docs/once-only.md §5).
-    pub tab: String,
-    /// The caller's `callId`, or the id its bridge made.
-    pub call_id: String,
-    /// The tool's name.
-    pub name: String,
-    /// The origin of the window that runs the tool.
-    pub origin: String,
-    /// Where the call stands.
-    pub status: ObservedStatus,
-    /// Milliseconds from the call's start to its end, once settled.
-    pub duration_ms: Option<u64>,
-}
-
-impl ObservedCall {
-    /// The fields of the `toolstatus` event, and of a call in an announcement.
-    pub(crate) fn to_js_detail(&self) -> JsValue {
-        let detail: JsValue = js_sys::Object::new().into();
-        set(&detail, "tab", &JsValue::from_str(&self.tab));
-        set(&detail, "callId", &JsValue::from_str(&self.call_id));
-        set(&detail, "name", &JsValue::from_str(&self.name));
-        set(&detail, "origin", &JsValue::from_str(&self.origin));
-        set(&detail, "status", &JsValue::from_str(self.status.as_str()));
-        if let Some(ms) = self.duration_ms {
-            set(&detail, "durationMs", &JsValue::from_f64(ms as f64));
-        }
-        detail
-    }
-
-    /// One call of an announcement; `None` when a field is missing or malformed.
-    fn from_js_detail(data: &JsValue) -> Option<Self> {
-        if !data.is_object() {
-            return None;
-        }
-        let duration_ms = match get(data, "durationMs") {
-            value if value.is_undefined() => None,
-            value => {
-                let ms = value.as_f64().filter(|ms| ms.is_finite() && *ms >= 0.0)?;
-                Some(ms as u64)
-            }
-        };
-        Some(Self {
-            tab: text(data, "tab")?,
-            call_id: text(data, "callId")?,
-            name: text(data, "name")?,
-            origin: text(data, "origin")?,
-            status: ObservedStatus::parse(&text(data, "status")?)?,
-            duration_ms,
-        })
-    }
+    };
+    Some(ObservedCall {
+        tab: text(data, "tab")?,
+        call_id: text(data, "callId")?,
+        name: text(data, "name")?,
+        origin: text(data, "origin")?,
+        status: ObservedStatus::parse(&text(data, "status")?)?,
+        duration_ms,
+    })
 }
 
 fn set(target: &JsValue, key: &str, value: &JsValue) {

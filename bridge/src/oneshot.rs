@@ -35,11 +35,6 @@ impl<T> Sender<T> {
             waker.wake();
         }
     }
-
-    /// Whether nobody will receive what is sent.
-    pub fn is_abandoned(&self) -> bool {
-        self.0.borrow().receiver_gone
-    }
 }
 
 impl<T> Drop for Sender<T> {

@@ -56,3 +56,30 @@ pub fn random_id(prefix: &str) -> Result<String, crate::BridgeError> {
         Ok(id)
     })
 }
+
+/// The session's entropy: `crypto.getRandomValues`, checked once when the bridge installs.
+pub(crate) struct CryptoEntropy {
+    crypto: web_sys::Crypto,
+}
+
+impl CryptoEntropy {
+    pub fn new() -> Result<Self, crate::BridgeError> {
+        let crypto = web_sys::window()
+            .and_then(|w| w.crypto().ok())
+            .ok_or(crate::BridgeError::Unsupported("crypto.getRandomValues"))?;
+        let mut probe = [0u8; 16];
+        crypto
+            .get_random_values_with_u8_array(&mut probe)
+            .map_err(|_| crate::BridgeError::Unsupported("crypto.getRandomValues"))?;
+        Ok(Self { crypto })
+    }
+}
+
+impl webmcp_policy::session::Entropy for CryptoEntropy {
+    fn fill(&mut self, bytes: &mut [u8]) {
+        // getRandomValues takes at most 65,536 bytes at a time.
+        for chunk in bytes.chunks_mut(65_536) {
+            let _ = self.crypto.get_random_values_with_u8_array(chunk);
+        }
+    }
+}

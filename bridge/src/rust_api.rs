@@ -7,24 +7,26 @@ use std::task::{Context, Poll};
 
 use serde_json::Value;
 use wasm_bindgen::JsValue;
-use webmcp_policy::envelope::ToolDescriptor;
+use webmcp_policy::journal::CallOutcome;
+use webmcp_policy::session::{
+    CallRequest, Finished, Input, ListRequest, ListedTool, PeerId, Registration, ToolSpec, WaiterId, WindowId,
+};
 use webmcp_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName};
 
-use crate::consumer::{CallTarget, ListWaiter, Waiter};
-use crate::core::{Core, with_core};
+use crate::driver::{Driver, Handler, Waiter, with_driver};
 use crate::listeners::ListenerGuard;
-use crate::oneshot;
-use crate::peers::PeerId;
-use crate::registry::{Handler, LocalTool, ToolFuture};
-use crate::user::{Outcome, page_value};
-use crate::{BridgeError, BridgeOptions, CallError, ObservedCall, js};
+use crate::user::{outcome_to_js, page_value};
+use crate::{BridgeError, BridgeOptions, CallError, CallStatus, ObservedCall, js, oneshot};
+
+/// What a Rust tool returns: its result as JSON, or an error that keeps its status and retryAfter.
+pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>>>>;
 
 /// The page's bridge. Cloning it is cheap; every clone is the same bridge.
 ///
 /// There is one bridge per page: `install` a second time returns the first (its options win).
 #[derive(Clone)]
 pub struct Bridge {
-    core: Rc<Core>,
+    driver: Rc<Driver>,
 }
 
 impl Bridge {
@@ -32,23 +34,23 @@ impl Bridge {
     /// windows and defines `document.modelContext` where the page has none or has the browser's native one (whose
     /// registry then gets every tool registered through the bridge too; see docs/native.md).
     pub fn install(options: BridgeOptions) -> Result<Self, BridgeError> {
-        let core = crate::install::install_core(options)?;
-        Ok(Self { core })
+        let driver = crate::install::install_core(options)?;
+        Ok(Self { driver })
     }
 
     /// The `document.modelContext`-shaped JavaScript object of this bridge (an `EventTarget` with
     /// `registerTool`, `getTools`, `executeTool`, and `toolchange` / `toolresult` events); `undefined` when the
     /// crate is built without its `js-api` feature.
     pub fn model_context(&self) -> JsValue {
-        self.core.context.borrow().clone()
+        self.driver.context.borrow().clone()
     }
 
     /// Registers a tool. It is visible to this page's own origin and to `expose_tools_to` (or to the tool's
     /// own `exposed_to`), and unregistered when the returned guard drops.
     pub fn register_tool(&self, tool: ToolDefinition) -> Result<ToolRegistration, BridgeError> {
         let name = tool.name.clone();
-        let local = tool.into_local()?;
-        let registration = self.core.run(|state| state.register_everywhere(local, None))?;
+        let (spec, handler) = tool.into_spec()?;
+        let registration = self.driver.register(spec, handler, None, None)?;
         Ok(ToolRegistration { name: Some(name), registration })
     }
 
@@ -56,48 +58,48 @@ impl Bridge {
     /// frames, its opener) whose origin is this page's own or allowed by `from_origins`.
     pub async fn get_tools(&self, from_origins: OriginList) -> Vec<RemoteTool> {
         let (sender, receiver) = oneshot::channel();
-        self.core.run(|state| {
-            let timeout = state.options.discovery_timeout_ms;
-            state.discover(from_origins, Vec::new(), timeout, ListWaiter::Rust(sender));
-        });
+        let waiter = self.driver.add_waiter(Waiter::ListRust(sender));
+        let windows = self.driver.windows_to_ask(&[]);
+        let origin_hints = js::origin_hints().iter().filter_map(|h| h.as_string()).collect();
+        let request = ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms: None };
+        self.driver.input(Input::ListTools(request));
         receiver.await.unwrap_or_default()
     }
 
     /// Calls a tool. Dropping the returned future before it completes stops the call (the provider is told).
     pub fn execute_tool(&self, tool: &RemoteTool, args: Value, options: CallOptions) -> ToolCall {
         let (sender, receiver) = oneshot::channel();
-        let call = ToolCall { receiver, done: false };
         if !args.is_object() {
-            sender.send(Outcome::Failed(ToolError::new(ErrorKind::InvalidArgs, "arguments must be a JSON object")));
-            return call;
+            sender.send(CallOutcome::Failed(ToolError::new(ErrorKind::InvalidArgs, "arguments must be a JSON object")));
+            return ToolCall { receiver, waiter: None, done: false };
         }
         let Ok(name) = ToolName::new(tool.name.clone()) else {
-            sender.send(Outcome::Failed(ToolError::new(ErrorKind::UnknownTool, "the tool has an invalid name")));
-            return call;
+            sender.send(CallOutcome::Failed(ToolError::new(ErrorKind::UnknownTool, "the tool has an invalid name")));
+            return ToolCall { receiver, waiter: None, done: false };
         };
-        let target = CallTarget { peer: tool.peer, tool: name };
+        let waiter = self.driver.add_waiter(Waiter::CallRust(sender));
+        let CallOptions { call_id, timeout_ms } = options;
         let args = JsonText::from_value(&args);
-        self.core.run(move |state| {
-            state.with_journals(move |state| state.start_call(target, args, options, Waiter::Rust(sender)));
-        });
-        call
+        let request = CallRequest { waiter, peer: tool.peer, tool: name, args, call_id, timeout_ms };
+        self.driver.input(Input::Execute(request));
+        ToolCall { receiver, waiter: Some(waiter), done: false }
     }
 
     /// Calls `listener` for every call of this page that settles (the `toolresult` event).
     pub fn on_tool_result(&self, listener: impl Fn(&ToolResult) + 'static) -> ListenerGuard {
-        ListenerGuard::new(self.core.run(|state| state.listeners.add_tool_result(Rc::new(listener))))
+        ListenerGuard::new(self.driver.listeners.borrow_mut().add_tool_result(Rc::new(listener)))
     }
 
     /// Calls `listener` whenever another page of this origin (another tab, or another frame) says how one of its
     /// calls stands (the `toolstatus` event): running, then how it settled. Only statuses: never arguments or
     /// results; and observing never runs or resumes another page's call.
     pub fn on_tool_status(&self, listener: impl Fn(&ObservedCall) + 'static) -> ListenerGuard {
-        ListenerGuard::new(self.core.run(|state| state.listeners.add_tool_status(Rc::new(listener))))
+        ListenerGuard::new(self.driver.listeners.borrow_mut().add_tool_status(Rc::new(listener)))
     }
 
     /// Calls `listener` whenever the tools of this page or of a listed window change (the `toolchange` event).
     pub fn on_tool_change(&self, listener: impl Fn() + 'static) -> ListenerGuard {
-        ListenerGuard::new(self.core.run(|state| state.listeners.add_tool_change(Rc::new(listener))))
+        ListenerGuard::new(self.driver.listeners.borrow_mut().add_tool_change(Rc::new(listener)))
     }
 }
 
@@ -129,7 +131,9 @@ impl CallOptions {
 /// `retryAfter`. Dropping it before it resolves stops the call.
 #[must_use = "dropping a ToolCall stops the call"]
 pub struct ToolCall {
-    receiver: oneshot::Receiver<Outcome>,
+    receiver: oneshot::Receiver<CallOutcome>,
+    /// The waiter the session settles, when the call reached it.
+    waiter: Option<WaiterId>,
     done: bool,
 }
 
@@ -143,13 +147,12 @@ impl Future for ToolCall {
         };
         self.done = true;
         Poll::Ready(match outcome {
-            Some(Outcome::Completed(text)) => {
-                serde_json::from_str(&text).map_err(|e| CallError::Invalid(e.to_string()))
+            Some(CallOutcome::Completed { result }) => {
+                serde_json::from_str(&result).map_err(|e| CallError::Invalid(e.to_string()))
             }
-            Some(Outcome::Failed(error)) => Err(CallError::Tool(error)),
-            Some(Outcome::Stopped) => {
-                Err(CallError::Tool(ToolError::new(ErrorKind::Cancelled, webmcp_policy::journal::STOPPED_MESSAGE)))
-            }
+            Some(other) => Err(CallError::Tool(
+                other.error().unwrap_or_else(|| ToolError::new(ErrorKind::ToolError, "the call failed")),
+            )),
             None => Err(CallError::Invalid("the bridge dropped the call".into())),
         })
     }
@@ -157,11 +160,14 @@ impl Future for ToolCall {
 
 impl Drop for ToolCall {
     fn drop(&mut self) {
-        if !self.done {
-            // Runs after this receiver is marked gone: the bridge stops calls nobody waits for.
-            let receiver = std::mem::replace(&mut self.receiver, oneshot::channel().1);
-            drop(receiver);
-            with_core(|state| state.stop_abandoned_calls());
+        if !self.done
+            && let Some(waiter) = self.waiter.take()
+        {
+            // Nobody will read the outcome: the call stops unless someone else waits for it too.
+            with_driver(|driver| {
+                driver.handles.borrow_mut().waiters.remove(&waiter);
+                driver.input(Input::Abandon(waiter));
+            });
         }
     }
 }
@@ -175,17 +181,20 @@ pub struct RemoteTool {
     annotations: Option<JsonText>,
     origin: String,
     pub(crate) peer: PeerId,
+    window: WindowId,
 }
 
 impl RemoteTool {
-    pub(crate) fn from_descriptor(descriptor: ToolDescriptor, origin: &str, peer: PeerId) -> Self {
+    pub(crate) fn from_listed(listed: ListedTool) -> Self {
+        let ListedTool { descriptor, origin, peer, window } = listed;
         Self {
             name: descriptor.name.to_string(),
             description: descriptor.description,
             input_schema: descriptor.input_schema,
             annotations: descriptor.annotations,
-            origin: origin.to_owned(),
+            origin,
             peer,
+            window,
         }
     }
 
@@ -214,10 +223,10 @@ impl RemoteTool {
         self.annotations.as_ref().and_then(|a| a.to_value().ok())
     }
 
-    pub(crate) fn to_js(&self) -> JsValue {
+    /// The tool object `getTools` resolves with (its window is `driver`'s handle of it).
+    pub(crate) fn to_js_with(&self, driver: &Driver) -> JsValue {
         let parse = |text: &Option<JsonText>| text.as_ref().map_or(JsValue::UNDEFINED, |t| page_value(t.as_str()));
-        let window =
-            with_core(|state| state.peers.get(self.peer).map(|p| p.window.clone())).flatten().unwrap_or(JsValue::NULL);
+        let window = driver.handles.borrow().window(self.window).cloned().unwrap_or(JsValue::NULL);
         js::make_tool_object(
             &self.name,
             &self.description,
@@ -225,33 +234,8 @@ impl RemoteTool {
             &parse(&self.annotations),
             &self.origin,
             &window,
-            self.peer,
+            self.peer.0,
         )
-    }
-}
-
-/// How a call ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CallStatus {
-    /// It returned a result.
-    Completed,
-    /// The tool threw or the provider refused the call.
-    Failed,
-    /// The caller stopped it.
-    Stopped,
-    /// A page went away while it ran: it may or may not have taken effect.
-    Interrupted,
-}
-
-impl CallStatus {
-    /// `"completed"`, `"failed"`, `"stopped"` or `"interrupted"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Stopped => "stopped",
-            Self::Interrupted => "interrupted",
-        }
     }
 }
 
@@ -264,7 +248,7 @@ pub struct ToolResult {
     pub name: String,
     /// The origin of the window that ran it.
     pub origin: String,
-    pub(crate) outcome: Outcome,
+    pub(crate) outcome: CallOutcome,
     /// Milliseconds from the call's start to its end.
     pub duration_ms: u64,
     /// The call settled in a later page than the one that started it.
@@ -272,31 +256,30 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
+    pub(crate) fn from_finished(finished: Finished) -> Self {
+        let Finished { call_id, name, origin, outcome, duration_ms, recovered } = finished;
+        Self { call_id, name, origin, outcome, duration_ms, recovered }
+    }
+
     /// How the call ended.
     pub fn status(&self) -> CallStatus {
         match &self.outcome {
-            Outcome::Completed(_) => CallStatus::Completed,
-            Outcome::Stopped => CallStatus::Stopped,
-            Outcome::Failed(error) if error.kind == ErrorKind::Interrupted => CallStatus::Interrupted,
-            Outcome::Failed(_) => CallStatus::Failed,
+            CallOutcome::Failed(error) if error.kind == ErrorKind::Interrupted => CallStatus::Interrupted,
+            other => other.status(),
         }
     }
 
     /// The result, when the call completed.
     pub fn result(&self) -> Option<Value> {
         match &self.outcome {
-            Outcome::Completed(text) => serde_json::from_str(text).ok(),
+            CallOutcome::Completed { result } => serde_json::from_str(result).ok(),
             _ => None,
         }
     }
 
     /// The error, for any other status.
     pub fn error(&self) -> Option<ToolError> {
-        match &self.outcome {
-            Outcome::Completed(_) => None,
-            Outcome::Failed(error) => Some(error.clone()),
-            Outcome::Stopped => Some(ToolError::new(ErrorKind::Cancelled, webmcp_policy::journal::STOPPED_MESSAGE)),
-        }
+        self.outcome.error()
     }
 
     pub(crate) fn to_js_detail(&self) -> JsValue {
@@ -308,7 +291,7 @@ impl ToolResult {
         set("name", &JsValue::from_str(&self.name));
         set("origin", &JsValue::from_str(&self.origin));
         set("status", &JsValue::from_str(self.status().as_str()));
-        match self.outcome.to_js() {
+        match outcome_to_js(&self.outcome) {
             Ok(result) => set("result", &result),
             Err(error) => set("error", &error),
         }
@@ -371,7 +354,7 @@ impl ToolDefinition {
         self
     }
 
-    fn into_local(self) -> Result<LocalTool, BridgeError> {
+    fn into_spec(self) -> Result<(ToolSpec, Handler), BridgeError> {
         let name = ToolName::new(self.name)?;
         let checker = match (&self.input_schema, self.validate_args) {
             (Some(schema), true) => Some(
@@ -379,16 +362,12 @@ impl ToolDefinition {
             ),
             _ => None,
         };
-        Ok(LocalTool {
-            input_schema: self.input_schema.as_ref().map(JsonText::from_value),
-            annotations: self.annotations.as_ref().map(JsonText::from_value),
-            name,
-            description: self.description,
-            checker,
-            exposed_to: self.exposed_to,
-            handler: Handler::Rust(self.handler),
-            registration: 0,
-        })
+        let mut spec = ToolSpec::new(name, self.description);
+        spec.input_schema = self.input_schema.as_ref().map(JsonText::from_value);
+        spec.annotations = self.annotations.as_ref().map(JsonText::from_value);
+        spec.checker = checker;
+        spec.exposed_to = self.exposed_to;
+        Ok((spec, Handler::Rust(self.handler)))
     }
 }
 
@@ -396,7 +375,7 @@ impl ToolDefinition {
 #[must_use = "the tool is unregistered when this guard is dropped"]
 pub struct ToolRegistration {
     name: Option<String>,
-    registration: u64,
+    registration: Registration,
 }
 
 impl ToolRegistration {
@@ -410,7 +389,7 @@ impl Drop for ToolRegistration {
     fn drop(&mut self) {
         if let Some(name) = self.name.take() {
             let registration = self.registration;
-            with_core(|state| state.unregister(&name, Some(registration)));
+            with_driver(|driver| driver.unregister(&name, Some(registration)));
         }
     }
 }

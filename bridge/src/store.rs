@@ -2,16 +2,12 @@
 //! [`LogStore`] so that a burst of calls costs one `setItem`.
 
 use webmcp_policy::journal::{JournalStore, MemoryStore, StoreError};
-use webmcp_policy::log_store::LogStore;
 
 /// Where a journal's log is written.
 pub(crate) enum RawStore {
     Session(web_sys::Storage),
     Memory(MemoryStore),
 }
-
-/// A journal's store as the journals see it.
-pub(crate) type Store = LogStore<RawStore>;
 
 impl RawStore {
     /// `sessionStorage`, or memory (with the reason) when the page cannot use it: blocked storage, a sandboxed

@@ -18,7 +18,7 @@ use wasm_bindgen_futures::JsFuture;
 use webmcp_policy::journal::{ClaimEvent, ClaimStep, ConsumerJournal, Owner, ProviderJournal, claim_step};
 use webmcp_policy::log_store::LogStore;
 
-use crate::core::{Core, Journals};
+use crate::driver::Driver;
 use crate::store::RawStore;
 use crate::{console, js, random};
 
@@ -98,9 +98,9 @@ fn session_storage_of(log: &LogStore<RawStore>) -> Option<web_sys::Storage> {
 }
 
 /// Learns who this page is, opens its journals and resumes its calls; work that needs the journals waits.
-pub(crate) fn claim_owner(core: Rc<Core>) {
+pub(crate) fn claim_owner(driver: Rc<Driver>) {
     wasm_bindgen_futures::spawn_local(async move {
-        let session = core.state.borrow().options.session_storage;
+        let session = driver.options.session_storage;
         let slot = js::frame_path();
         let (mut raw, problem) = RawStore::open(session);
         if let Some(problem) = problem {
@@ -141,7 +141,7 @@ pub(crate) fn claim_owner(core: Rc<Core>) {
             }
         };
         let now = js_sys::Date::now() as u64;
-        let config = core.state.borrow().options.journal.clone();
+        let config = driver.options.journal.clone();
         let consumer_raw = match &raw {
             RawStore::Session(storage) => RawStore::Session(storage.clone()),
             RawStore::Memory(_) => RawStore::Memory(Default::default()),
@@ -173,16 +173,7 @@ pub(crate) fn claim_owner(core: Rc<Core>) {
         for warning in consumer.take_warnings().into_iter().chain(provider.take_warnings()) {
             console::warn(&format!("journal: {warning}"));
         }
-        core.run(move |state| {
-            state.alive = alive;
-            state.journals = Some(Journals { consumer, provider, label });
-            state.flush_journals();
-            state.recover(recoveries);
-            for work in std::mem::take(&mut state.waiting_for_journals) {
-                work(state);
-            }
-            state.announce_presence();
-        });
-        js::mark_ready(&core.context.borrow());
+        *driver.alive.borrow_mut() = alive;
+        driver.open_journals(consumer, provider, label, recoveries);
     });
 }

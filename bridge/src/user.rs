@@ -1,40 +1,24 @@
-//! Calls into page code (tools, promise settlements, event listeners), queued while the bridge's state is
-//! borrowed and run after, so that page code may call back into the bridge.
-
-use std::rc::Rc;
+//! Values for page code: results from other windows as plain data, and errors that keep a provider's name, status
+//! and retryAfter.
 
 use wasm_bindgen::JsValue;
-use webmcp_policy::{JsonText, ToolError};
+use webmcp_policy::ToolError;
+use webmcp_policy::journal::CallOutcome;
 
-use crate::core::with_core;
-use crate::registry::ToolFuture;
-use crate::{ObservedCall, RemoteTool, ToolResult, js};
+use crate::js;
 
-/// How a call ended, as its waiters learn it.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Outcome {
-    /// The result, as JSON text.
-    Completed(String),
-    /// The error (an interrupted call is a failure of kind `Interrupted`).
-    Failed(ToolError),
-    /// The caller stopped it.
-    Stopped,
-}
-
-impl Outcome {
-    /// The JavaScript value of a result, or the Error to reject with.
-    pub fn to_js(&self) -> Result<JsValue, JsValue> {
-        match self {
-            Outcome::Completed(text) => Ok(page_value(text)),
-            Outcome::Failed(error) => Err(error_to_js(error)),
-            Outcome::Stopped => Err(js::make_error(
-                webmcp_policy::journal::STOPPED_MESSAGE,
-                "AbortError",
-                "cancelled",
-                JsValue::UNDEFINED,
-                JsValue::UNDEFINED,
-            )),
-        }
+/// The JavaScript value of a call's result, or the Error its promise rejects with.
+pub(crate) fn outcome_to_js(outcome: &CallOutcome) -> Result<JsValue, JsValue> {
+    match outcome {
+        CallOutcome::Completed { result } => Ok(page_value(result)),
+        CallOutcome::Stopped => Err(js::make_error(
+            webmcp_policy::journal::STOPPED_MESSAGE,
+            "AbortError",
+            "cancelled",
+            JsValue::UNDEFINED,
+            JsValue::UNDEFINED,
+        )),
+        other => Err(other.error().map_or(JsValue::UNDEFINED, |error| error_to_js(&error))),
     }
 }
 
@@ -56,107 +40,4 @@ pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
         None => JsValue::UNDEFINED,
     };
     js::make_error(&error.message, error.error_name(), error.kind.as_str(), status, retry_after)
-}
-
-pub(crate) enum UserCall {
-    RunJsTool {
-        token: u32,
-        execute: js_sys::Function,
-        this: JsValue,
-        args: String,
-        signal: web_sys::AbortSignal,
-    },
-    RunRustTool {
-        token: u32,
-        run: Rc<dyn Fn(serde_json::Value, web_sys::AbortSignal) -> ToolFuture>,
-        args: JsonText,
-        signal: web_sys::AbortSignal,
-    },
-    Abort(web_sys::AbortController),
-    SettleJs {
-        resolve: js_sys::Function,
-        reject: js_sys::Function,
-        outcome: Outcome,
-    },
-    Reject {
-        reject: js_sys::Function,
-        error: JsValue,
-    },
-    ResolveTools {
-        resolve: js_sys::Function,
-        tools: Vec<RemoteTool>,
-    },
-    FireToolResult(ToolResult),
-    FireToolChange,
-    /// Another page of this origin said how one of its calls stands.
-    FireToolStatus(ObservedCall),
-}
-
-impl UserCall {
-    pub fn run(self, context: &JsValue) {
-        match self {
-            UserCall::RunJsTool { token, execute, this, args, signal } => {
-                js::run_tool(token, &execute, &this, &args, &signal)
-            }
-            UserCall::RunRustTool { token, run, args, signal } => {
-                if signal.aborted() {
-                    // Stopped before its turn came: it never starts.
-                    let stopped =
-                        webmcp_policy::ToolError::new(webmcp_policy::ErrorKind::Cancelled, "stopped before it started");
-                    with_core(|state| state.rust_tool_settled(token, Err(stopped)));
-                    return;
-                }
-                let args = args.to_value().unwrap_or(serde_json::Value::Null);
-                let future = run(args, signal);
-                wasm_bindgen_futures::spawn_local(async move {
-                    let settled = future.await;
-                    with_core(|state| state.rust_tool_settled(token, settled));
-                });
-            }
-            UserCall::Abort(controller) => controller.abort(),
-            UserCall::SettleJs { resolve, reject, outcome } => {
-                let _ = match outcome.to_js() {
-                    Ok(value) => resolve.call1(&JsValue::UNDEFINED, &value),
-                    Err(error) => reject.call1(&JsValue::UNDEFINED, &error),
-                };
-            }
-            UserCall::Reject { reject, error } => {
-                let _ = reject.call1(&JsValue::UNDEFINED, &error);
-            }
-            UserCall::ResolveTools { resolve, tools } => {
-                let list = js_sys::Array::new();
-                for tool in &tools {
-                    list.push(&tool.to_js());
-                }
-                let _ = resolve.call1(&JsValue::UNDEFINED, &list);
-            }
-            UserCall::FireToolResult(result) => {
-                if !context.is_undefined() {
-                    js::fire_tool_result(context, &result.to_js_detail());
-                }
-                let listeners = with_core(|state| state.listeners.tool_result()).unwrap_or_default();
-                for listener in listeners {
-                    listener(&result);
-                }
-            }
-            UserCall::FireToolStatus(call) => {
-                if !context.is_undefined() {
-                    js::fire_tool_status(context, &call.to_js_detail());
-                }
-                let listeners = with_core(|state| state.listeners.tool_status()).unwrap_or_default();
-                for listener in listeners {
-                    listener(&call);
-                }
-            }
-            UserCall::FireToolChange => {
-                if !context.is_undefined() {
-                    js::fire_tool_change(context);
-                }
-                let listeners = with_core(|state| state.listeners.tool_change()).unwrap_or_default();
-                for listener in listeners {
-                    listener();
-                }
-            }
-        }
-    }
 }

@@ -1,0 +1,219 @@
+//! Carrying out the session's effects in the browser.
+
+use gloo_events::EventListener;
+use wasm_bindgen::{JsCast, JsValue};
+use webmcp_policy::envelope::Message;
+use webmcp_policy::journal::CallOutcome;
+use webmcp_policy::session::{Effect, Finished, Input, ListedTool, PortId, Registration, RunId, RunResult, WindowId};
+use webmcp_policy::{ErrorKind, JsonText, ToolError};
+
+use crate::driver::handles::{Handler, PortHandle, Waiter};
+use crate::driver::{Driver, windows_around};
+use crate::user::outcome_to_js;
+use crate::{RemoteTool, ToolResult, console, js};
+
+impl Driver {
+    pub(super) fn carry_out(&self, effect: Effect) {
+        match effect {
+            Effect::Post { window, origin, message, open_port } => self.post(window, &origin, &message, open_port),
+            Effect::PostBatch { port, batch } => {
+                if let Some(handle) = self.handles.borrow().ports.get(&port) {
+                    let _ = handle.port.post_message(&JsValue::from_str(&batch));
+                }
+            }
+            Effect::AcceptPort(port) => self.accept_port(port),
+            Effect::ClosePort(port) => {
+                let handle = self.handles.borrow_mut().ports.remove(&port);
+                drop(handle);
+            }
+            Effect::PostAround { message, origins } => {
+                let Ok(object) = js_sys::JSON::parse(&message.encode()) else { return };
+                for (window, _) in windows_around() {
+                    for origin in &origins {
+                        let _ = js::post_to_window(&window, &object, origin, &JsValue::UNDEFINED);
+                    }
+                }
+            }
+            Effect::RunTool { run, registration, args } => self.run_tool(run, registration, args),
+            Effect::AbortRun(run) => {
+                let controller = self.handles.borrow_mut().runs.remove(&run);
+                if let Some(controller) = controller {
+                    controller.abort();
+                }
+            }
+            Effect::Settle { waiter, outcome } => {
+                let waiter = self.handles.borrow_mut().waiters.remove(&waiter);
+                if let Some(waiter) = waiter {
+                    settle(waiter, outcome);
+                }
+            }
+            Effect::Listed { waiter, tools } => {
+                let waiter = self.handles.borrow_mut().waiters.remove(&waiter);
+                if let Some(waiter) = waiter {
+                    self.resolve_list(waiter, tools);
+                }
+            }
+            Effect::ToolChange => self.fire_tool_change(),
+            Effect::ToolResult(finished) => self.fire_tool_result(finished),
+            Effect::ToolStatus(call) => {
+                let context = self.context.borrow().clone();
+                if !context.is_undefined() {
+                    js::fire_tool_status(&context, &crate::observe::to_js_detail(&call));
+                }
+                let listeners = self.listeners.borrow().tool_status();
+                for listener in listeners {
+                    listener(&call);
+                }
+            }
+            Effect::Announce(calls) => js::announce_call(&crate::observe::announcement(&calls)),
+            Effect::WatchFrame(window) => self.watch_frame(window),
+            Effect::ProbeWindows(windows) => {
+                let closed: Vec<WindowId> = {
+                    let handles = self.handles.borrow();
+                    windows.into_iter().filter(|w| handles.window(*w).is_none_or(js::window_closed)).collect()
+                };
+                self.input(Input::WindowsClosed(closed));
+            }
+            Effect::ToNative { registration, descriptor, exposed_to } => {
+                crate::native::register(self, registration, &descriptor, &exposed_to)
+            }
+            Effect::FromNative(registration) => crate::native::unregister(registration),
+            Effect::Warn(text) => console::warn(&text),
+            Effect::EndOfTask => self.queue_end_of_task(),
+            Effect::Ready => js::mark_ready(&self.context.borrow()),
+        }
+    }
+
+    /// A window message at exactly `origin`; with `open_port`, a new channel whose other end goes with it.
+    fn post(&self, window: WindowId, origin: &str, message: &Message, open_port: Option<PortId>) {
+        let Some(target) = self.handles.borrow().window(window).cloned() else { return };
+        let Ok(object) = js_sys::JSON::parse(&message.encode()) else { return };
+        let mut transfer = JsValue::UNDEFINED;
+        if let Some(id) = open_port {
+            let Ok(channel) = web_sys::MessageChannel::new() else { return };
+            let port = channel.port1();
+            let listener = Some(super::events::listen_to_port(&port, id));
+            self.handles.borrow_mut().ports.insert(id, PortHandle { port, _listener: listener });
+            transfer = js_sys::Array::of1(&channel.port2()).into();
+        }
+        if let Err(error) = js::post_to_window(&target, &object, origin, &transfer) {
+            self.input(Input::PostFailed { origin: origin.to_owned(), error: console::describe(&error) });
+        }
+    }
+
+    /// Starts listening on a port that came with a message and that the session accepted.
+    fn accept_port(&self, id: PortId) {
+        let mut handles = self.handles.borrow_mut();
+        if let Some(handle) = handles.ports.get_mut(&id) {
+            handle.port.start();
+            handle._listener = Some(super::events::listen_to_port(&handle.port, id));
+        }
+    }
+
+    fn run_tool(&self, run: RunId, registration: Registration, args: JsonText) {
+        let handler = self.handles.borrow().tools.get(&registration).map(|t| t.handler.clone());
+        let Some(handler) = handler else {
+            let error = ToolError::new(ErrorKind::UnknownTool, "the tool was unregistered before it could run");
+            return self.input(Input::ToolSettled { run, result: RunResult::Threw(error) });
+        };
+        let Ok(controller) = web_sys::AbortController::new() else { return };
+        let signal = controller.signal();
+        self.handles.borrow_mut().runs.insert(run, controller);
+        match handler {
+            Handler::Js { execute, this } => js::run_tool(run.0, &execute, &this, args.as_str(), &signal),
+            Handler::Rust(run_fn) => {
+                let value = args.to_value().unwrap_or(serde_json::Value::Null);
+                let future = run_fn(value, signal);
+                wasm_bindgen_futures::spawn_local(async move {
+                    let result = match future.await {
+                        Ok(value) => RunResult::Returned(JsonText::from_value(&value).into_string()),
+                        Err(error) => RunResult::Threw(error),
+                    };
+                    if let Some(driver) = Driver::installed() {
+                        driver.handles.borrow_mut().runs.remove(&run);
+                        driver.input(Input::ToolSettled { run, result });
+                    }
+                });
+            }
+        }
+    }
+
+    fn resolve_list(&self, waiter: Waiter, tools: Vec<ListedTool>) {
+        let tools: Vec<RemoteTool> = tools.into_iter().map(RemoteTool::from_listed).collect();
+        match waiter {
+            Waiter::ListJs(resolve) => {
+                let list = js_sys::Array::new();
+                for tool in &tools {
+                    list.push(&tool.to_js_with(self));
+                }
+                let _ = resolve.call1(&JsValue::UNDEFINED, &list);
+            }
+            Waiter::ListRust(sender) => sender.send(tools),
+            other => settle(other, CallOutcome::Failed(ToolError::new(ErrorKind::Refused, "not a call"))),
+        }
+    }
+
+    fn fire_tool_change(&self) {
+        let context = self.context.borrow().clone();
+        if !context.is_undefined() {
+            js::fire_tool_change(&context);
+        }
+        let listeners = self.listeners.borrow().tool_change();
+        for listener in listeners {
+            listener();
+        }
+    }
+
+    fn fire_tool_result(&self, finished: Finished) {
+        let result = ToolResult::from_finished(finished);
+        let context = self.context.borrow().clone();
+        if !context.is_undefined() {
+            js::fire_tool_result(&context, &result.to_js_detail());
+        }
+        let listeners = self.listeners.borrow().tool_result();
+        for listener in listeners {
+            listener(&result);
+        }
+    }
+
+    /// Tells the session when the frame element of `window` loads another document.
+    fn watch_frame(&self, window: WindowId) {
+        let mut handles = self.handles.borrow_mut();
+        if handles.frames.contains_key(&window) {
+            return;
+        }
+        let Some(target) = handles.window(window) else { return };
+        let element = js::frame_element_of(target);
+        let Some(element) = element.dyn_ref::<web_sys::EventTarget>() else { return };
+        let listener = EventListener::new(element, "load", move |_| {
+            if let Some(driver) = Driver::installed() {
+                driver.handles.borrow_mut().frames.remove(&window);
+                driver.input(Input::FrameLoaded(window));
+            }
+        });
+        handles.frames.insert(window, listener);
+    }
+}
+
+/// Settles a caller's promise or future. A caller whose own signal aborted the call gets the signal's reason.
+fn settle(waiter: Waiter, outcome: CallOutcome) {
+    match waiter {
+        Waiter::CallJs { resolve, reject, signal, .. } => {
+            if outcome == CallOutcome::Stopped
+                && let Some(signal) = signal.filter(web_sys::AbortSignal::aborted)
+            {
+                let _ = reject.call1(&JsValue::UNDEFINED, &signal.reason());
+                return;
+            }
+            let _ = match outcome_to_js(&outcome) {
+                Ok(value) => resolve.call1(&JsValue::UNDEFINED, &value),
+                Err(error) => reject.call1(&JsValue::UNDEFINED, &error),
+            };
+        }
+        Waiter::CallRust(sender) => sender.send(outcome),
+        Waiter::ListJs(resolve) => {
+            let _ = resolve.call1(&JsValue::UNDEFINED, &js_sys::Array::new());
+        }
+        Waiter::ListRust(sender) => sender.send(Vec::new()),
+    }
+}

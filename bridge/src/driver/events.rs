@@ -1,0 +1,147 @@
+//! Browser events, turned into session inputs: window messages (checked for size before they are copied into
+//! wasm memory), port batches, the page's lifecycle, and tools that finished.
+
+use gloo_events::EventListener;
+use wasm_bindgen::{JsCast, JsValue};
+use webmcp_policy::ErrorCategory;
+use webmcp_policy::envelope::ThrownError;
+use webmcp_policy::session::{Input, PortId, RunId, RunResult};
+
+use crate::driver::Driver;
+use crate::driver::handles::PortHandle;
+use crate::{console, js};
+
+/// The window and document listeners of the page's bridge.
+pub(super) fn listen(window: &web_sys::Window) -> Vec<EventListener> {
+    let mut listeners = vec![
+        EventListener::new(window, "message", |event| {
+            if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
+                on_window_message(event);
+            }
+        }),
+        EventListener::new(window, "pagehide", |_| {
+            if let Some(driver) = Driver::installed() {
+                driver.input(Input::GoingAway);
+                if let Some(alive) = driver.alive.borrow().as_ref() {
+                    alive.went_away_cleanly();
+                }
+            }
+        }),
+        EventListener::new(window, "pageshow", |event| {
+            // Back from the back/forward cache: the page is alive again.
+            let persisted = event.dyn_ref::<web_sys::PageTransitionEvent>().is_some_and(|e| e.persisted());
+            if persisted
+                && let Some(driver) = Driver::installed()
+                && let Some(alive) = driver.alive.borrow().as_ref()
+            {
+                alive.alive();
+            }
+        }),
+    ];
+    if let Some(document) = window.document() {
+        listeners.push(EventListener::new(&document, "visibilitychange", |_| {
+            let hidden = web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden());
+            if hidden && let Some(driver) = Driver::installed() {
+                driver.input(Input::Hidden);
+            }
+        }));
+        listeners.push(EventListener::new(&document, "freeze", |_| {
+            if let Some(driver) = Driver::installed() {
+                driver.input(Input::Hidden);
+            }
+        }));
+    }
+    listeners
+}
+
+/// A `message` event on the window: the origin is read first (Chromium decodes large cross-origin messages faster
+/// that way), the source must be a window, the data must look like ours, and it must fit the size limit
+/// (measured without serializing it) before it is serialized; the JSON text must fit again before it is copied
+/// into wasm memory. A message over the limits costs the page a walk of at most the limit, never a copy.
+fn on_window_message(event: &web_sys::MessageEvent) {
+    let origin = event.origin();
+    let Some(source) = event.source() else { return };
+    let source: JsValue = source.into();
+    if !js::is_window(&source) || !looks_like_ours(&event.data()) {
+        return;
+    }
+    let Some(driver) = Driver::installed() else { return };
+    let max = driver.options.limits.max_message_bytes;
+    let data = event.data();
+    let text = if js::exceeds_json_size(&data, max) {
+        Err(ErrorCategory::TooLarge)
+    } else {
+        js_sys::JSON::stringify(&data).map_err(|_| ErrorCategory::InvalidJson)
+    };
+    // A UTF-16 length over the byte limit is over it in UTF-8 too: refused before the copy.
+    let text = text.and_then(|text| if text.length() as usize > max { Err(ErrorCategory::TooLarge) } else { Ok(text) });
+    let text = match text {
+        Ok(text) => String::from(text),
+        Err(category) => return driver.input(Input::UnreadMessage { origin, category }),
+    };
+    let window = driver.window_id(&source);
+    let port = event.ports().get(0).dyn_into::<web_sys::MessagePort>().ok().map(|port| {
+        let id = driver.with_session(|session, _| session.new_port_id());
+        driver.handles.borrow_mut().ports.insert(id, PortHandle { port, _listener: None });
+        id
+    });
+    driver.input(Input::WindowMessage { window, origin, text, port });
+}
+
+/// A cheap first look: an object whose `type` is a string starting with `WEBMCP_`. The session decides the rest.
+fn looks_like_ours(data: &JsValue) -> bool {
+    data.is_object()
+        && js_sys::Reflect::get(data, &JsValue::from_str("type"))
+            .ok()
+            .and_then(|t| t.as_string())
+            .is_some_and(|t| t.starts_with("WEBMCP_"))
+}
+
+/// Listens on private port `id`: each batch (a string) goes to the session, refused by its length before it is
+/// copied when it is over the limit. (Browsers fire no event when the other end of a port dies; the session finds
+/// a dead port by its silence.)
+pub(super) fn listen_to_port(port: &web_sys::MessagePort, id: PortId) -> EventListener {
+    let listener = EventListener::new(port, "message", move |event| {
+        let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
+        let Ok(batch) = event.data().dyn_into::<js_sys::JsString>() else { return };
+        let Some(driver) = Driver::installed() else { return };
+        if batch.length() as usize > driver.options.limits.max_batch_bytes {
+            return driver.input(Input::OversizedBatch(id));
+        }
+        driver.input(Input::PortBatch { port: id, text: String::from(batch) });
+    });
+    port.start();
+    listener
+}
+
+/// A JavaScript tool settled (glue.js `runTool` calls this with the run's number).
+pub(super) fn on_tool_settled(run: u32, ok: bool, value: JsValue) {
+    let Some(driver) = Driver::installed() else { return };
+    let run = RunId(run);
+    driver.handles.borrow_mut().runs.remove(&run);
+    let result = if ok {
+        match js::safe_json(&value) {
+            Ok(text) => RunResult::Returned(text),
+            Err(error) => RunResult::Unsendable(console::describe(&error)),
+        }
+    } else {
+        RunResult::Threw(thrown_to_error(&driver, &value))
+    };
+    driver.input(Input::ToolSettled { run, result });
+}
+
+/// What a tool threw, as an error that keeps its message, name, status and retryAfter within the limits.
+fn thrown_to_error(driver: &Driver, thrown: &JsValue) -> webmcp_policy::ToolError {
+    let described = js::describe_thrown(thrown);
+    let field = |name: &str| -> serde_json::Value {
+        js_sys::Reflect::get(&described, &JsValue::from_str(name))
+            .ok()
+            .and_then(|v| js_sys::JSON::stringify(&v).ok())
+            .and_then(|t| t.as_string())
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or(serde_json::Value::Null)
+    };
+    let (message, name, status, retry_after) = (field("message"), field("name"), field("status"), field("retryAfter"));
+    ThrownError { message: &message, name: &name, status: &status, retry_after: &retry_after }
+        .to_tool_error(&driver.options.limits)
+}

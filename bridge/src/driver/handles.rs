@@ -1,0 +1,128 @@
+//! The browser objects the driver holds for the session, under the ids the session knows them by: windows, ports,
+//! the page's callers, tool runs, and the page's tools.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use gloo_events::EventListener;
+use wasm_bindgen::JsValue;
+use webmcp_policy::journal::CallOutcome;
+use webmcp_policy::session::{Locator, PortId, Registration, RunId, WaiterId, WindowFacts, WindowId};
+
+use crate::oneshot;
+use crate::{RemoteTool, ToolFuture};
+
+/// How one of the page's tools runs.
+#[derive(Clone)]
+pub(crate) enum Handler {
+    /// A JavaScript `execute(args, { signal })` and the object it belongs to (its `this`).
+    Js { execute: js_sys::Function, this: JsValue },
+    /// A Rust function.
+    Rust(Rc<dyn Fn(serde_json::Value, web_sys::AbortSignal) -> ToolFuture>),
+}
+
+/// One of the page's tools, as the driver runs it.
+pub(crate) struct ToolHandle {
+    pub handler: Handler,
+    /// For a declarative form's tool: the definition forms.js reported (native registration takes the form's
+    /// `toolname` off while it registers, see forms.rs).
+    pub form: Option<JsValue>,
+    /// Unregisters the tool when the signal it was registered with aborts.
+    pub _abort: Option<EventListener>,
+}
+
+/// Someone in the page waiting for an answer.
+pub(crate) enum Waiter {
+    CallJs {
+        resolve: js_sys::Function,
+        reject: js_sys::Function,
+        signal: Option<web_sys::AbortSignal>,
+        _abort: Option<EventListener>,
+    },
+    CallRust(oneshot::Sender<CallOutcome>),
+    ListJs(js_sys::Function),
+    ListRust(oneshot::Sender<Vec<RemoteTool>>),
+}
+
+/// A private port and its listener.
+pub(crate) struct PortHandle {
+    pub port: web_sys::MessagePort,
+    pub _listener: Option<EventListener>,
+}
+
+impl Drop for PortHandle {
+    fn drop(&mut self) {
+        self.port.close();
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct Handles {
+    windows: Vec<(WindowId, JsValue)>,
+    next_window: u32,
+    pub ports: HashMap<PortId, PortHandle>,
+    pub waiters: HashMap<WaiterId, Waiter>,
+    next_waiter: u64,
+    pub runs: HashMap<RunId, web_sys::AbortController>,
+    pub tools: HashMap<Registration, ToolHandle>,
+    /// Load listeners of the frame elements of windows that calls wait on.
+    pub frames: HashMap<WindowId, EventListener>,
+}
+
+impl Handles {
+    pub fn new(own_window: JsValue) -> Self {
+        Self { windows: vec![(WindowId::SELF, own_window)], next_window: 1, ..Self::default() }
+    }
+
+    /// The id of `window`, and what the session should learn about it when it is new.
+    pub fn intern(&mut self, window: &JsValue) -> (WindowId, Option<WindowFacts>) {
+        if let Some((id, _)) = self.windows.iter().find(|(_, w)| js_sys::Object::is(w, window)) {
+            return (*id, None);
+        }
+        let id = WindowId(self.next_window);
+        self.next_window += 1;
+        self.windows.push((id, window.clone()));
+        let locator = locate(window).map_or(Locator::Unknown, |l| Locator::parse(&l));
+        (id, Some(WindowFacts { locator, ancestor: crate::js::is_ancestor(window) }))
+    }
+
+    pub fn window(&self, id: WindowId) -> Option<&JsValue> {
+        self.windows.iter().find(|(w, _)| *w == id).map(|(_, window)| window)
+    }
+
+    pub fn new_waiter(&mut self, waiter: Waiter) -> WaiterId {
+        self.next_waiter += 1;
+        let id = WaiterId(self.next_waiter);
+        self.waiters.insert(id, waiter);
+        id
+    }
+
+    /// Reserves a waiter id, for a waiter whose handle needs the id (an abort listener).
+    pub fn reserve_waiter(&mut self) -> WaiterId {
+        self.next_waiter += 1;
+        WaiterId(self.next_waiter)
+    }
+}
+
+/// Where `window` sits around this page (see `candidateWindows` in glue.js), if it is one of those windows.
+fn locate(window: &JsValue) -> Option<String> {
+    crate::js::candidate_windows().iter().find_map(|candidate| {
+        let found = js_sys::Reflect::get(&candidate, &JsValue::from_str("window")).ok()?;
+        if !js_sys::Object::is(&found, window) {
+            return None;
+        }
+        js_sys::Reflect::get(&candidate, &JsValue::from_str("locator")).ok()?.as_string()
+    })
+}
+
+/// The windows around this page, each with where it sits.
+pub(crate) fn windows_around() -> Vec<(JsValue, Locator)> {
+    crate::js::candidate_windows()
+        .iter()
+        .filter_map(|candidate| {
+            let window = js_sys::Reflect::get(&candidate, &JsValue::from_str("window")).ok()?;
+            let locator = js_sys::Reflect::get(&candidate, &JsValue::from_str("locator")).ok()?.as_string()?;
+            Some((window, Locator::parse(&locator)))
+        })
+        .collect()
+}

@@ -1,0 +1,287 @@
+//! The driver: the page's one [`Session`] (policy's protocol state machine) bound to the browser. Listeners turn
+//! browser events into session inputs (events.rs); the session's effects become `postMessage` calls, port batches,
+//! tool runs, promise settlements and events (effects.rs); the browser objects live in [`Handles`] under the
+//! session's ids. Nothing here decides what the protocol does.
+//!
+//! Effects are carried out after the session's borrow ends, one at a time, so page code they call (a tool, an
+//! event listener, a promise reaction) may call back into the bridge: its input is handled at once and its
+//! effects join the queue being drained.
+
+mod effects;
+mod events;
+mod handles;
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use gloo_events::EventListener;
+use gloo_timers::callback::Timeout;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use webmcp_policy::guard::RefusalKind;
+use webmcp_policy::journal::{ConsumerJournal, ProviderJournal, Recovery};
+use webmcp_policy::log_store::LogStore;
+use webmcp_policy::session::{Config, Input, Locator, Registration, Session, ToolSpec, WaiterId, WindowId};
+
+pub(crate) use handles::{Handler, Handles, ToolHandle, Waiter, windows_around};
+
+use crate::BridgeError;
+use crate::listeners::Listeners;
+use crate::options::Options;
+use crate::store::RawStore;
+
+/// The BroadcastChannel on which the pages of this origin announce how their calls go (observe.rs).
+const CALLS_CHANNEL: &str = "webmcp-bridge:calls";
+
+/// The page's bridge: the session, the browser objects, and the listeners that feed it.
+pub(crate) struct Driver {
+    session: RefCell<Session<RawStore>>,
+    pub handles: RefCell<Handles>,
+    /// The `document.modelContext`-shaped object (an EventTarget) that events are fired on.
+    pub context: RefCell<JsValue>,
+    /// Rust listeners of `toolresult`, `toolstatus` and `toolchange`.
+    pub listeners: RefCell<Listeners>,
+    pub options: Options,
+    /// `sessionStorage`'s key that says a page of this frame is alive (see tab.rs).
+    pub alive: RefCell<Option<crate::tab::AliveMarker>>,
+    pumping: Cell<bool>,
+    /// The browser timer for the session's next deadline, and that deadline.
+    timer: RefCell<Option<(u64, Timeout)>>,
+    end_of_task: Closure<dyn FnMut()>,
+    _tool_settler: Closure<dyn FnMut(u32, bool, JsValue)>,
+    _call_watcher: Closure<dyn FnMut(JsValue)>,
+    _listeners: RefCell<Vec<EventListener>>,
+}
+
+thread_local! {
+    static DRIVER: RefCell<Option<Rc<Driver>>> = const { RefCell::new(None) };
+}
+
+/// Milliseconds since the epoch.
+pub(crate) fn now() -> u64 {
+    js_sys::Date::now() as u64
+}
+
+impl Driver {
+    pub fn installed() -> Option<Rc<Driver>> {
+        DRIVER.with(|driver| driver.borrow().clone())
+    }
+
+    /// Installs the page's driver (or returns the one installed). `native`: the page has the browser's own WebMCP.
+    pub fn install(options: Options, native: bool) -> Result<Rc<Driver>, BridgeError> {
+        if let Some(driver) = Self::installed() {
+            return Ok(driver);
+        }
+        let window = web_sys::window().ok_or(BridgeError::Unsupported("window"))?;
+        let entropy = crate::random::CryptoEntropy::new()?;
+        let mut config = Config::new(window.origin(), options.expose_tools_to.clone());
+        config.limits = options.limits.clone();
+        config.discovery_timeout_ms = options.discovery_timeout_ms;
+        config.toolchange_debounce_ms = options.toolchange_debounce_ms;
+        config.flush_delay_ms = options.flush_delay_ms;
+        config.native = native;
+        let end_of_task = Closure::<dyn FnMut()>::new(|| {
+            if let Some(driver) = Driver::installed() {
+                driver.input(Input::EndOfTask);
+            }
+        });
+        let tool_settler = Closure::<dyn FnMut(u32, bool, JsValue)>::new(events::on_tool_settled);
+        crate::js::set_tool_settler(tool_settler.as_ref().unchecked_ref());
+        let call_watcher = Closure::<dyn FnMut(JsValue)>::new(|data: JsValue| {
+            let calls = crate::observe::read_announcement(&data);
+            if !calls.is_empty()
+                && let Some(driver) = Driver::installed()
+            {
+                driver.input(Input::Observed(calls));
+            }
+        });
+        crate::js::watch_calls(CALLS_CHANNEL, call_watcher.as_ref().unchecked_ref());
+        let driver = Rc::new(Driver {
+            session: RefCell::new(Session::new(config, Box::new(entropy))),
+            handles: RefCell::new(Handles::new(window.clone().into())),
+            context: RefCell::new(JsValue::UNDEFINED),
+            listeners: RefCell::new(Listeners::default()),
+            options,
+            alive: RefCell::new(None),
+            pumping: Cell::new(false),
+            timer: RefCell::new(None),
+            end_of_task,
+            _tool_settler: tool_settler,
+            _call_watcher: call_watcher,
+            _listeners: RefCell::new(Vec::new()),
+        });
+        DRIVER.with(|slot| *slot.borrow_mut() = Some(driver.clone()));
+        *driver._listeners.borrow_mut() = events::listen(&window);
+        crate::tab::claim_owner(driver.clone());
+        Ok(driver)
+    }
+
+    /// Hands the session one input, then carries out what it decided.
+    pub fn input(&self, input: Input) {
+        self.session.borrow_mut().handle(input, now());
+        self.pump();
+    }
+
+    /// Runs `work` on the session, then carries out what it decided.
+    pub fn with_session<R>(&self, work: impl FnOnce(&mut Session<RawStore>, u64) -> R) -> R {
+        let result = work(&mut self.session.borrow_mut(), now());
+        self.pump();
+        result
+    }
+
+    /// Reads the session.
+    pub fn read<R>(&self, read: impl FnOnce(&Session<RawStore>) -> R) -> R {
+        read(&self.session.borrow())
+    }
+
+    /// Carries out the session's effects until none is left (a call from inside one only queues its own), then
+    /// sets the browser timer for the next deadline.
+    fn pump(&self) {
+        if self.pumping.replace(true) {
+            return;
+        }
+        loop {
+            let effect = self.session.borrow_mut().poll_effect();
+            let Some(effect) = effect else { break };
+            self.carry_out(effect);
+        }
+        self.pumping.set(false);
+        self.arm_timer();
+    }
+
+    fn arm_timer(&self) {
+        let next = self.session.borrow().poll_timeout();
+        let mut timer = self.timer.borrow_mut();
+        if timer.as_ref().map(|(at, _)| *at) == next {
+            return;
+        }
+        *timer = next.map(|at| {
+            let delay = at.saturating_sub(now()).min(u64::from(u32::MAX)) as u32;
+            let timeout = Timeout::new(delay, || {
+                if let Some(driver) = Driver::installed() {
+                    *driver.timer.borrow_mut() = None;
+                    driver.session.borrow_mut().handle_timeout(now());
+                    driver.pump();
+                }
+            });
+            (at, timeout)
+        });
+    }
+
+    /// Queues the microtask that ends the task (port batches, acknowledgements, messages to itself).
+    fn queue_end_of_task(&self) {
+        if let Some(window) = web_sys::window() {
+            window.queue_microtask(self.end_of_task.as_ref().unchecked_ref());
+        }
+    }
+
+    /// Registers a tool of the page that runs `handler`; `signal`, when given, unregisters it on abort.
+    pub fn register(
+        self: &Rc<Self>,
+        spec: ToolSpec,
+        handler: Handler,
+        form: Option<JsValue>,
+        signal: Option<web_sys::AbortSignal>,
+    ) -> Result<Registration, BridgeError> {
+        let name = spec.name.to_string();
+        let registration = self.session.borrow_mut().add_tool(spec).map_err(BridgeError::from)?;
+        let abort = signal.map(|signal| {
+            EventListener::once(&signal, "abort", move |_| {
+                if let Some(driver) = Driver::installed() {
+                    driver.unregister(&name, Some(registration));
+                }
+            })
+        });
+        self.handles.borrow_mut().tools.insert(registration, ToolHandle { handler, form, _abort: abort });
+        self.session.borrow_mut().announce_tools_changed();
+        self.pump();
+        Ok(registration)
+    }
+
+    /// Unregisters the tool `name` (only `registration` of it, when given), and tells the windows that listed
+    /// it. Whether one was removed.
+    pub fn unregister(&self, name: &str, registration: Option<Registration>) -> bool {
+        let removed = self.session.borrow_mut().unregister(name, registration, now());
+        if let Some(removed) = removed {
+            self.handles.borrow_mut().tools.remove(&removed);
+        }
+        self.pump();
+        removed.is_some()
+    }
+
+    /// Removes a tool without telling anyone (a form's tool that another replaces in one change).
+    pub fn remove_quietly(&self, name: &str, registration: Registration) -> bool {
+        let removed = self.session.borrow_mut().remove_tool(name, Some(registration));
+        if let Some(removed) = removed {
+            self.handles.borrow_mut().tools.remove(&removed);
+        }
+        self.pump();
+        removed.is_some()
+    }
+
+    /// Tells the windows that listed the page's tools that they changed, and fires `toolchange`.
+    pub fn announce_tools_changed(&self) {
+        self.with_session(|session, _| session.announce_tools_changed());
+    }
+
+    /// A console warning about this page (rate-limited with the others).
+    pub fn warn_own(&self, kind: RefusalKind, text: &str) {
+        self.with_session(|session, now| session.warn_own(kind, text, now));
+    }
+
+    /// A new waiter, registered before the input that names it.
+    pub fn add_waiter(&self, waiter: Waiter) -> WaiterId {
+        self.handles.borrow_mut().new_waiter(waiter)
+    }
+
+    /// The windows around this page with their ids (new ones shown to the session), and those the page passed.
+    pub fn windows_to_ask(&self, extra: &[JsValue]) -> Vec<(WindowId, Locator)> {
+        let mut asked: Vec<(WindowId, Locator)> = Vec::new();
+        let around = windows_around();
+        let extra = extra.iter().filter(|w| crate::js::is_window(w)).map(|w| (w.clone(), Locator::Unknown));
+        for (window, locator) in around.into_iter().chain(extra) {
+            let id = self.window_id(&window);
+            if !asked.iter().any(|(w, _)| *w == id) {
+                asked.push((id, locator));
+            }
+        }
+        asked
+    }
+
+    /// The id of `window`; a window new to the driver is shown to the session.
+    pub fn window_id(&self, window: &JsValue) -> WindowId {
+        let (id, facts) = self.handles.borrow_mut().intern(window);
+        if let Some(facts) = facts {
+            self.session.borrow_mut().learn_window(id, facts);
+        }
+        id
+    }
+
+    /// Opens the journals in the session (tab.rs knows which tab and frame this page is).
+    pub fn open_journals(
+        &self,
+        consumer: ConsumerJournal<LogStore<RawStore>>,
+        provider: ProviderJournal<LogStore<RawStore>>,
+        label: String,
+        recoveries: Vec<Recovery>,
+    ) {
+        let around: Vec<(WindowId, Locator)> =
+            windows_around().into_iter().map(|(window, locator)| (self.window_id(&window), locator)).collect();
+        self.with_session(|session, now| session.open_journals(consumer, provider, label, recoveries, around, now));
+    }
+}
+
+/// Runs `work` with the installed driver, if any.
+pub(crate) fn with_driver<R>(work: impl FnOnce(&Rc<Driver>) -> R) -> Option<R> {
+    let driver = Driver::installed()?;
+    Some(work(&driver))
+}
+
+impl From<webmcp_policy::session::RegisterError> for BridgeError {
+    fn from(error: webmcp_policy::session::RegisterError) -> Self {
+        match error {
+            webmcp_policy::session::RegisterError::DuplicateTool(name) => BridgeError::DuplicateTool(name),
+            other => BridgeError::invalid(other.to_string()),
+        }
+    }
+}
