@@ -279,19 +279,6 @@ export function frameElementOf(win) {
   return null;
 }
 
-export function windowAt(locator) {
-  try {
-    if (locator === "parent") return window.parent !== window ? window.parent : null;
-    if (locator === "opener") return window.opener ?? null;
-    const match = /^(parent|frame)\/(\d+)$/.exec(locator);
-    if (!match || (match[1] === "parent" && window.parent === window)) return null;
-    const base = match[1] === "parent" ? window.parent : window;
-    return base[Number(match[2])] ?? null;
-  } catch {
-    return null;
-  }
-}
-
 // Origins a window is likely to have, to address discovery requests when the allowed origins include wildcards:
 // the parent's origin from location.ancestorOrigins, a frame's from its element's src. Only hints: a request is
 // still addressed to an exact origin, and the browser delivers it only if the window really has that origin.

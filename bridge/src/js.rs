@@ -76,10 +76,6 @@ extern "C" {
     #[wasm_bindgen(js_name = frameElementOf)]
     pub fn frame_element_of(win: &JsValue) -> JsValue;
 
-    /// The window a locator of `candidateWindows` names now, or null.
-    #[wasm_bindgen(js_name = windowAt)]
-    pub fn window_at(locator: &str) -> JsValue;
-
     /// Origins that windows around this page probably have (ancestorOrigins, iframe src).
     #[wasm_bindgen(js_name = originHints)]
     pub fn origin_hints() -> js_sys::Array;
