@@ -159,13 +159,43 @@ pub fn open_journals<S: JournalStore>(
     slot: &str,
     now: u64,
 ) {
+    open_journals_with(session, consumer_store, provider_store, (tab, slot), Vec::new(), JournalSetup::default(), now);
+}
+
+/// How the simulated driver opens a page's journals.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JournalSetup {
+    /// Writes wait for the session's flush (as the bridge runs the journals).
+    pub deferred: bool,
+    /// The previous page of this frame did not go away cleanly (the bridge's alive marker says so).
+    pub crashed: bool,
+}
+
+/// Opens both journals for frame `owner.1` of tab `owner.0`, with the windows `around` the page.
+pub fn open_journals_with<S: JournalStore>(
+    session: &mut Session<S>,
+    consumer_store: S,
+    provider_store: S,
+    owner: (&str, &str),
+    around: Vec<(WindowId, Locator)>,
+    setup: JournalSetup,
+    now: u64,
+) {
+    let (tab, slot) = owner;
     let owner = Owner::new(tab, slot).expect("a valid owner");
     let config = JournalConfig::default();
     let consumer_log = LogStore::open(consumer_store, &format!("webmcp:log:c:{tab}:{slot}:"), now);
     let provider_log = LogStore::open(provider_store, &format!("webmcp:log:p:{tab}:{slot}:"), now);
-    let (consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
-    let provider = ProviderJournal::open(provider_log, owner, config, now);
-    session.open_journals(consumer, provider, format!("label-{tab}"), recoveries, Vec::new(), now);
+    let (mut consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
+    let mut provider = ProviderJournal::open(provider_log, owner, config, now);
+    if setup.deferred {
+        consumer.defer_writes();
+        provider.defer_writes();
+    }
+    if setup.crashed {
+        provider.previous_page_crashed(now);
+    }
+    session.open_journals(consumer, provider, format!("label-{tab}"), recoveries, around, now);
 }
 
 pub fn name(text: &str) -> ToolName {
