@@ -19,11 +19,17 @@
 //! other while neither end is closed; a reload replaces a page by a new session over the same sessionStorage, and
 //! tells a parent that watches the frame.
 //!
+//! The second page of origin A also forges now and then, from its own window, with the ids of its neighbour's
+//! calls (the web's origin model lets it: it may cancel or ask about them, but never make one run twice).
+//!
 //! Checked in every scenario, then again after the network drained and every timer ran:
 //! - every waiter of a page still alive settles exactly once (a `Settle`, or a `Listed`), no waiter twice; every
 //!   call has at most one `toolresult` per page of its frame, and the page that settled its waiter reports the
-//!   same outcome in it;
-//! - each call's tool runs at most once, over every page and reload;
+//!   same outcome in it; nothing the forger sent is ever an outcome. (A call without time limit one of whose
+//!   messages the scenario lost may wait: browsers do not lose messages between live documents, and a page that
+//!   posted a request waits for its answer. A call refused before it starts settles with no `toolresult`.)
+//! - each call's tool runs at most once (per call id, and per caller origin and wire id), over every page and
+//!   reload; never for the origin that sees no tool;
 //! - each answer about a call (its result, its status) goes only to a window that asked about it, at the origin it
 //!   asked from; each request about a call goes only to the window the call was sent to, at its origin;
 //! - the origin that sees no tool receives no tool list with a tool in it and no notice that tools changed.
@@ -71,8 +77,8 @@ enum Action {
     Finish { pick: u8, throw: bool },
     /// A caller gives up.
     Stop(u8),
-    /// The forger sends something with an id it saw.
-    Forge { kind: u8, target: u8, pick: u8 },
+    /// The forger sends something with an id it saw; or the second page of origin A does, from its window.
+    Forge { kind: u8, target: u8, pick: u8, same_origin: bool },
     /// A frame reloads: after `pagehide` (clean) or not (a crash).
     Reload { page: u8, clean: bool },
     /// Time passes.
@@ -89,7 +95,8 @@ fn action() -> impl Strategy<Value = Action> {
         1 => any::<u8>().prop_map(Action::Lose),
         5 => (any::<u8>(), proptest::bool::weighted(0.3)).prop_map(|(pick, throw)| Action::Finish { pick, throw }),
         1 => any::<u8>().prop_map(Action::Stop),
-        3 => (0u8..10, 0u8..3, any::<u8>()).prop_map(|(kind, target, pick)| Action::Forge { kind, target, pick }),
+        3 => (0u8..10, 0u8..3, any::<u8>(), proptest::bool::weighted(0.3))
+            .prop_map(|(kind, target, pick, same_origin)| Action::Forge { kind, target, pick, same_origin }),
         1 => (0u8..2, any::<bool>()).prop_map(|(page, clean)| Action::Reload { page, clean }),
         3 => prop_oneof![1u16..100, 100u16..4000].prop_map(Action::Tick),
     ]
@@ -180,6 +187,12 @@ struct Sim {
     sent_to: BTreeMap<(usize, String), (usize, String)>,
     /// How often each call's tool ran (by the call id the arguments carry).
     ran: BTreeMap<String, u32>,
+    /// How often a tool ran per (caller origin, wire id) (the wire id of a page's own call is its call id).
+    ran_per_key: BTreeMap<(String, String), u32>,
+    /// The origin of the message being delivered, if any.
+    delivering: Option<String>,
+    /// The wire id of each call id.
+    wire_of_call: BTreeMap<String, String>,
     /// Settles per (window, generation, waiter), with the outcome.
     settled: BTreeMap<(usize, u32, WaiterId), Vec<Option<CallOutcome>>>,
     /// The call id of each wire id, from the requests' arguments.
@@ -213,6 +226,9 @@ impl Sim {
             askers: BTreeMap::new(),
             sent_to: BTreeMap::new(),
             ran: BTreeMap::new(),
+            ran_per_key: BTreeMap::new(),
+            delivering: None,
+            wire_of_call: BTreeMap::new(),
             settled: BTreeMap::new(),
             results: BTreeMap::new(),
             refused_at_start: BTreeSet::new(),
@@ -366,6 +382,13 @@ impl Sim {
             Effect::RunTool { run, args, .. } => {
                 let call = args.to_value().unwrap()["call"].as_str().unwrap_or_default().to_owned();
                 *self.ran.entry(call.clone()).or_default() += 1;
+                let caller = self.delivering.clone().unwrap_or_else(|| self.origin(i).to_owned());
+                assert!(caller != E, "page {i} ran a tool for the origin that sees none: {call}");
+                let wire = match call.strip_prefix("forged:") {
+                    Some(wire) => wire.to_owned(),
+                    None => self.wire_of_call.get(&call).cloned().unwrap_or_else(|| call.clone()),
+                };
+                *self.ran_per_key.entry((caller, wire)).or_default() += 1;
                 self.log.push(format!("  {i}: runs {call}"));
                 self.runs.push(Run { window: i, generation, run });
             }
@@ -437,8 +460,11 @@ impl Sim {
                 );
             }
             Message::ExecuteRequest(ExecuteRequest { request_id, args, .. }) => {
-                if let Some(call) = args.to_value().unwrap()["call"].as_str() {
+                if let Some(call) = args.to_value().unwrap()["call"].as_str()
+                    && !call.starts_with("forged")
+                {
                     self.call_of_wire.insert(request_id.as_str().to_owned(), call.to_owned());
+                    self.wire_of_call.insert(call.to_owned(), request_id.as_str().to_owned());
                 }
                 let key = (i, about_call(request_id));
                 let target = (j, origin.to_owned());
@@ -543,7 +569,9 @@ impl Sim {
                     None => None,
                 };
                 let input = Input::WindowMessage { window: local(to, from), origin, text, port };
+                self.delivering = Some(self.origin(from).to_owned());
                 self.handle(to, input);
+                self.delivering = None;
             }
             Delivery::Port { from, to, text } => {
                 if self.generation(to.window) != to.generation || self.closed.contains(&to) {
@@ -552,7 +580,9 @@ impl Sim {
                 }
                 let origin = self.origin(from.window).to_owned();
                 self.note_askers(to.window, from.window, &origin, &batch_messages(&text));
+                self.delivering = Some(origin);
                 self.handle(to.window, Input::PortBatch { port: to.port, text });
+                self.delivering = None;
             }
         }
     }
@@ -572,13 +602,30 @@ impl Sim {
         self.remember_ids(&message);
     }
 
-    fn forge(&mut self, kind: u8, target: u8, pick: u8) {
-        let to = page_index(target);
-        let id = if self.seen_ids.is_empty() {
+    fn forge(&mut self, kind: u8, target: u8, pick: u8, same_origin: bool) {
+        // The second page of origin A forges from its own window (to the other two pages); it sends no port and
+        // no goodbye, which would only concern itself.
+        let from = if same_origin { 3 } else { FORGER };
+        let mut to = if same_origin { [0, 1][usize::from(target) % 2] } else { page_index(target) };
+        let kind = if same_origin && matches!(kind, 7 | 9) { 10 } else { kind };
+        let mut id = if self.seen_ids.is_empty() {
             rid("c_none")
         } else {
             self.seen_ids[usize::from(pick) % self.seen_ids.len()].clone()
         };
+        // Half the time, the id of a call that was sent, to the page it matters to: an answer to its caller, a
+        // request to its provider.
+        let calls: Vec<(usize, String, usize)> = self
+            .sent_to
+            .iter()
+            .map(|((caller, wire), (provider, _))| (*caller, wire.clone(), *provider))
+            .filter(|(caller, _, provider)| *caller != from && *provider != from)
+            .collect();
+        if pick % 2 == 1 && !calls.is_empty() {
+            let (caller, wire, provider) = calls[usize::from(pick / 2) % calls.len()].clone();
+            id = rid(&wire);
+            to = if matches!(kind, 0..=2) { caller } else { provider };
+        }
         let message = match kind {
             0 => Message::ExecuteResponse(ExecuteResponse { request_id: id, outcome: Ok(json("\"forged\"")) }),
             1 => Message::ExecuteResponse(ExecuteResponse::failure(id, ToolError::new(ErrorKind::ToolError, "forged"))),
@@ -595,22 +642,23 @@ impl Sim {
             4 => Message::CancelTool { request_id: id },
             5 => Message::CallAck { request_ids: vec![id] },
             6 => Message::ExecuteRequest(ExecuteRequest {
-                request_id: id,
+                request_id: id.clone(),
                 name: name("add"),
-                args: json("{\"call\":\"forged\"}"),
+                args: json(&format!("{{\"call\":\"forged:{}\"}}", id.as_str())),
                 resend: pick.is_multiple_of(2),
             }),
             7 => Message::GoingAway,
             8 => Message::GetToolsRequest { request_id: id, bridge: true },
-            _ => Message::Connect { request_id: id },
+            9 => Message::Connect { request_id: id },
+            _ => Message::CallStatusRequest { request_id: id },
         };
-        self.log.push(format!("  forger → {to}: {message:?}"));
+        self.log.push(format!("  forger {from} → {to}: {message:?}"));
         let port = matches!(message, Message::Connect { .. }).then(|| {
             let end = End { window: FORGER, generation: 0, port: PortId(u32::from(pick)) };
             self.unpaired.insert(end);
             end
         });
-        self.post(FORGER, to, self.origin(to), &message.encode(), port);
+        self.post(from, to, self.origin(to), &message.encode(), port);
     }
 
     fn list(&mut self, i: usize) {
@@ -772,7 +820,7 @@ impl Sim {
             Action::Deliver(_) | Action::Duplicate(_) | Action::Lose(_) => {}
             Action::Finish { pick, throw } => self.finish(pick, throw),
             Action::Stop(n) => self.stop(n),
-            Action::Forge { kind, target, pick } => self.forge(kind, target, pick),
+            Action::Forge { kind, target, pick, same_origin } => self.forge(kind, target, pick, same_origin),
             Action::Reload { page, clean } => self.reload(page, clean),
             Action::Tick(ms) => {
                 let until = self.now + u64::from(ms);
@@ -832,6 +880,16 @@ impl Sim {
 
     /// The properties that hold at any time.
     fn check_once(&self) {
+        for ((i, _, waiter), outcomes) in &self.settled {
+            for outcome in outcomes.iter().flatten() {
+                let forged = match outcome {
+                    CallOutcome::Completed { result } => result.contains("forged"),
+                    CallOutcome::Failed(error) => error.message == "forged",
+                    _ => false,
+                };
+                assert!(!forged, "page {i}'s {waiter:?} settled with what the forger sent: {outcome:?}");
+            }
+        }
         for ((i, generation, waiter), outcomes) in &self.settled {
             assert_eq!(
                 outcomes.len(),
@@ -849,9 +907,11 @@ impl Sim {
             );
         }
         for (call, count) in &self.ran {
-            assert!(call == "forged" || *count <= 1, "call {call} ran {count} times");
+            assert!(call.starts_with("forged:") || *count <= 1, "call {call} ran {count} times");
         }
-        assert!(!self.ran.contains_key("forged"), "a forged call ran");
+        for ((origin, wire), count) in &self.ran_per_key {
+            assert!(*count <= 1, "the call {wire} of {origin} ran {count} times");
+        }
     }
 
     /// The properties once everything has ended.
@@ -967,4 +1027,48 @@ fn a_call_with_a_time_limit_settles_when_every_message_is_lost() {
             panic!("{error}");
         }
     }
+}
+
+/// The outcome page `i`'s last waiter settled with.
+fn last_outcome(sim: &Sim, i: usize) -> Option<CallOutcome> {
+    let window = sim.windows[i].as_ref()?;
+    let (waiter, _) = window.waiters.iter().rfind(|(_, call)| call.is_some())?;
+    sim.settled.get(&(i, window.generation, *waiter)).and_then(|o| o[0].clone())
+}
+
+/// A known defect, kept as its failing case: a sibling frame has no load event to watch, so when it reloads
+/// without `pagehide` (a crash), the other pages keep their private ports to its old document. Their listings
+/// and calls then go on the dead port: the listing keeps the old tools, and every call settles `interrupted`
+/// after the status question (which goes by window). Nothing resets the port until the caller's page reloads.
+#[test]
+#[ignore = "known defect: a port to a crashed sibling's old document is never dropped (see the report of the session tests)"]
+fn a_page_can_call_a_sibling_frame_again_after_it_crashed_and_reloaded() {
+    let mut sim = Sim::new();
+    for page in 0..3 {
+        sim.list(page_index(page));
+    }
+    for action in settle_network(60) {
+        sim.step(&action);
+    }
+    // Window 3 calls window 1 (B): it completes.
+    let pick_of_b = |sim: &Sim| {
+        let listed = &sim.windows[3].as_ref().unwrap().listed;
+        let others: Vec<&ListedTool> = listed.iter().filter(|t| t.peer != PeerId::SELF).collect();
+        u8::try_from(others.iter().position(|t| t.origin == B).expect("window 3 listed B's tools")).unwrap()
+    };
+    let pick = pick_of_b(&sim);
+    sim.step(&Action::Call { page: 2, pick, own: false, timeout: false });
+    sim.drain();
+    assert!(matches!(last_outcome(&sim, 3), Some(CallOutcome::Completed { .. })), "{:?}", last_outcome(&sim, 3));
+    // Window 1 crashes and reloads (no pagehide, so no goodbye); window 3 lists again and calls it again.
+    sim.step(&Action::Reload { page: 0, clean: false });
+    sim.drain();
+    sim.list(3);
+    sim.drain();
+    let pick = pick_of_b(&sim);
+    sim.step(&Action::Call { page: 2, pick, own: false, timeout: false });
+    sim.drain();
+    sim.check_once();
+    let outcome = last_outcome(&sim, 3);
+    assert!(matches!(outcome, Some(CallOutcome::Completed { .. })), "{outcome:?}\n{}", sim.log.join("\n"));
 }
