@@ -504,3 +504,100 @@ fn a_flood_of_malformed_messages_yields_one_warning() {
     }
     assert_eq!(warnings, 3, "{:?}", page.effects);
 }
+
+#[test]
+fn tool_list_requests_beyond_the_rate_limit_are_refused_per_origin_with_one_warning() {
+    let mut page = shop();
+    // (origin, requests in one instant, answered)
+    let table = [(WIDGET, 30, 20), (EVIL, 25, 20)];
+    for (origin, requests, answered) in table {
+        let mut replies = 0;
+        for n in 0..requests {
+            let ask = Message::GetToolsRequest { request_id: rid(&format!("g_{n}")), bridge: true };
+            let effects = page.task(from_window(2, origin, &ask));
+            replies += effects
+                .iter()
+                .filter(|e| matches!(e, Effect::Post { message: Message::GetToolsResponse(_), .. }))
+                .count();
+        }
+        assert_eq!(replies, answered, "{origin}");
+    }
+    let warnings: Vec<_> = page.effects.iter().filter(|e| matches!(e, Effect::Warn(_))).collect();
+    let expected: Vec<Effect> = [WIDGET, EVIL]
+        .iter()
+        .map(|o| Effect::Warn(format!("refused tool list requests beyond the rate limit from {o}")))
+        .collect();
+    assert_eq!(warnings, expected.iter().collect::<Vec<_>>());
+    // A second later the bucket has refilled.
+    page.now += 1_000;
+    let ask = Message::GetToolsRequest { request_id: rid("g_later"), bridge: true };
+    assert_eq!(
+        page.task(from_window(2, WIDGET, &ask)),
+        vec![post(2, WIDGET, tools_response("g_later", vec![descriptor("add", SHOP)]))]
+    );
+}
+
+#[test]
+fn a_cancel_from_an_origin_that_sees_no_tool_is_refused_and_one_from_the_caller_aborts_the_run() {
+    let mut page = shop();
+    page.task(from_window(2, WIDGET, &execute_request("c_1", "add", "{}")));
+    let cancel = Message::CancelTool { request_id: rid("c_1") };
+    // (window, origin, effects)
+    let table: [(u32, &str, Vec<Effect>); 2] = [
+        (4, EVIL, vec![Effect::Warn(format!("refused a cancel from an origin that sees no tool from {EVIL}"))]),
+        (2, WIDGET, vec![Effect::AbortRun(RunId(1))]),
+    ];
+    for (window, origin, expected) in table {
+        assert_eq!(page.task(from_window(window, origin, &cancel)), expected, "{origin}");
+    }
+}
+
+#[test]
+fn a_listing_keeps_the_tools_of_the_windows_asked_at_the_origins_allowed_only() {
+    let mut page = Page::new(WIDGET, "");
+    page.open();
+    let effects = page.handle(list(1, SHOP, &[(1, Locator::Frame(0)), (2, Locator::Frame(1))]));
+    let asked: Vec<(WindowId, String, String)> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Post { window, origin, message: Message::GetToolsRequest { request_id, .. }, open_port: None } => {
+                Some((*window, origin.clone(), request_id.as_str().to_owned()))
+            }
+            _ => None,
+        })
+        .collect();
+    // Each window is asked at the page's own origin and at each allowed origin, never anywhere else.
+    let places: Vec<(WindowId, &str)> = asked.iter().map(|(w, o, _)| (*w, o.as_str())).collect();
+    assert_eq!(places, vec![(WindowId(1), WIDGET), (WindowId(1), SHOP), (WindowId(2), WIDGET), (WindowId(2), SHOP)]);
+    let id_at = |window: u32, origin: &str| {
+        asked.iter().find(|(w, o, _)| *w == WindowId(window) && o == origin).map(|(_, _, id)| id.clone()).unwrap()
+    };
+    let plain = |id: &str, tool_name: &str, origin: &str| {
+        Message::GetToolsResponse(GetToolsResponse {
+            request_id: rid(id),
+            tools: vec![descriptor(tool_name, origin)],
+            bridge: false,
+        })
+    };
+    // (window, origin, response): refused ones first, then the real answers.
+    let refused = [
+        // Window 2's request id, answered by window 1.
+        (1, SHOP, plain(&id_at(2, SHOP), "stolen", SHOP)),
+        // Window 1's request at the shop's origin, answered from another origin.
+        (1, EVIL, plain(&id_at(1, SHOP), "evil", EVIL)),
+        // An id nobody asked.
+        (1, SHOP, plain("g_unknown", "stray", SHOP)),
+    ];
+    for (window, origin, response) in refused {
+        let effects = page.task(from_window(window, origin, &response));
+        assert!(effects.iter().all(|e| matches!(e, Effect::Warn(_))), "{effects:?}");
+    }
+    page.task(from_window(1, SHOP, &plain(&id_at(1, SHOP), "add", SHOP)));
+    let effects = page.task(from_window(2, SHOP, &plain(&id_at(2, SHOP), "pay", SHOP)));
+    let [Effect::Listed { waiter: WaiterId(1), tools }] = effects.as_slice() else {
+        panic!("the listing ends when both windows answered: {effects:?}")
+    };
+    let names: Vec<(&str, WindowId)> = tools.iter().map(|t| (t.descriptor.name.as_str(), t.window)).collect();
+    assert_eq!(names, vec![("add", WindowId(1)), ("pay", WindowId(2))]);
+    assert!(tools.iter().all(|t| t.origin == SHOP));
+}
