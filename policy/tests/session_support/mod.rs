@@ -1,0 +1,307 @@
+//! Helpers shared by the session's table tests and its simulator: a page (a [`Session`] with the effects it queued
+//! drained into a list), journals opened the way the bridge opens them, and short constructors for inputs.
+#![allow(
+    dead_code,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "each test file uses a part of the helpers; a failed expectation in a helper is a failed test"
+)]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use webmcp_policy::envelope::Message;
+use webmcp_policy::journal::{ConsumerJournal, JournalConfig, JournalStore, MemoryStore, Owner, ProviderJournal};
+use webmcp_policy::log_store::LogStore;
+use webmcp_policy::session::{
+    CallRequest, Config, Effect, Entropy, Input, ListRequest, Locator, PeerId, PortId, Registration, Session, ToolSpec,
+    WaiterId, WindowId,
+};
+use webmcp_policy::{JsonText, Limits, OriginList, RequestId, StoreError, ToolName};
+
+/// A fixed clock start (ms since the epoch).
+pub const T0: u64 = 1_700_000_000_000;
+
+/// Random bytes from a seeded xorshift: every page draws other ids, the same ones on every run.
+pub struct Seeded(u64);
+
+impl Seeded {
+    pub fn new(seed: u64) -> Self {
+        Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+}
+
+impl Entropy for Seeded {
+    fn fill(&mut self, bytes: &mut [u8]) {
+        for byte in bytes {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            *byte = (self.0 >> 24) as u8;
+        }
+    }
+}
+
+/// A [`MemoryStore`] that outlives the page using it: the simulator's sessionStorage of one frame, which a reloaded
+/// page opens again.
+#[derive(Clone, Default)]
+pub struct SharedStore(pub Rc<RefCell<MemoryStore>>);
+
+impl SharedStore {
+    pub fn durable() -> Self {
+        Self(Rc::new(RefCell::new(MemoryStore::durable())))
+    }
+}
+
+impl JournalStore for SharedStore {
+    fn entries(&self, prefix: &str) -> Vec<(String, String)> {
+        self.0.borrow().entries(prefix)
+    }
+    fn put(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.0.borrow_mut().put(key, value)
+    }
+    fn remove(&mut self, key: &str) {
+        self.0.borrow_mut().remove(key);
+    }
+    fn is_durable(&self) -> bool {
+        self.0.borrow().is_durable()
+    }
+}
+
+/// One page: its session and every effect it queued, in order.
+pub struct Page<S: JournalStore = MemoryStore> {
+    pub session: Session<S>,
+    pub effects: Vec<Effect>,
+    pub now: u64,
+}
+
+impl Page<MemoryStore> {
+    /// A page at `origin` exposing its tools to `expose` (an `expose-tools-to` list), journals not open yet.
+    pub fn new(origin: &str, expose: &str) -> Self {
+        Page::with_seed(origin, expose, 1)
+    }
+
+    /// Opens the journals over fresh stores, as a page whose sessionStorage is empty; returns what that queued.
+    pub fn open(&mut self) -> Vec<Effect> {
+        let now = self.now;
+        open_journals(&mut self.session, MemoryStore::new(), MemoryStore::new(), "tab1", "top", now);
+        self.drain()
+    }
+}
+
+impl<S: JournalStore> Page<S> {
+    pub fn with_seed(origin: &str, expose: &str, seed: u64) -> Self {
+        let config = Config::new(origin, OriginList::parse(expose).expect("a valid expose-tools-to list"));
+        Self { session: Session::new(config, Box::new(Seeded::new(seed))), effects: Vec::new(), now: T0 }
+    }
+
+    /// Takes what the session queued since the last call, keeping a copy in `effects`.
+    pub fn drain(&mut self) -> Vec<Effect> {
+        let mut out = Vec::new();
+        while let Some(effect) = self.session.poll_effect() {
+            out.push(effect);
+        }
+        self.effects.extend(out.iter().map(clone_effect));
+        out
+    }
+
+    /// One input at the page's clock; what it queued.
+    pub fn handle(&mut self, input: Input) -> Vec<Effect> {
+        self.session.handle(input, self.now);
+        self.drain()
+    }
+
+    /// One input, then the end of the task when the session asked for it (as the driver's microtask does), again
+    /// until it stops asking; what all of that queued, without the requests for the end of the task.
+    pub fn task(&mut self, input: Input) -> Vec<Effect> {
+        let first = self.handle(input);
+        self.finish_task(first)
+    }
+
+    fn finish_task(&mut self, mut pending: Vec<Effect>) -> Vec<Effect> {
+        let mut out = Vec::new();
+        loop {
+            let asked = pending.contains(&Effect::EndOfTask);
+            out.extend(pending.into_iter().filter(|e| *e != Effect::EndOfTask));
+            if !asked {
+                return out;
+            }
+            pending = self.handle(Input::EndOfTask);
+        }
+    }
+
+    /// Moves the clock to `at` and runs the timers due then (ending the task they start); what that queued.
+    pub fn advance_to(&mut self, at: u64) -> Vec<Effect> {
+        self.now = self.now.max(at);
+        self.session.handle_timeout(self.now);
+        let first = self.drain();
+        self.finish_task(first)
+    }
+
+    /// Registers a tool; what that queued.
+    pub fn register(&mut self, spec: ToolSpec) -> (Registration, Vec<Effect>) {
+        let registration = self.session.register(spec, self.now).expect("a new tool name");
+        (registration, self.drain())
+    }
+
+    /// A new port that came with a message.
+    pub fn port(&mut self) -> PortId {
+        self.session.new_port_id()
+    }
+}
+
+/// Opens both journals of a session the way the bridge does, for frame `slot` of tab `tab`.
+pub fn open_journals<S: JournalStore>(
+    session: &mut Session<S>,
+    consumer_store: S,
+    provider_store: S,
+    tab: &str,
+    slot: &str,
+    now: u64,
+) {
+    open_journals_with(session, consumer_store, provider_store, (tab, slot), Vec::new(), JournalSetup::default(), now);
+}
+
+/// How the simulated driver opens a page's journals.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JournalSetup {
+    /// Writes wait for the session's flush (as the bridge runs the journals).
+    pub deferred: bool,
+    /// The previous page of this frame did not go away cleanly (the bridge's alive marker says so).
+    pub crashed: bool,
+}
+
+/// Opens both journals for frame `owner.1` of tab `owner.0`, with the windows `around` the page.
+pub fn open_journals_with<S: JournalStore>(
+    session: &mut Session<S>,
+    consumer_store: S,
+    provider_store: S,
+    owner: (&str, &str),
+    around: Vec<(WindowId, Locator)>,
+    setup: JournalSetup,
+    now: u64,
+) {
+    let (tab, slot) = owner;
+    let owner = Owner::new(tab, slot).expect("a valid owner");
+    let config = JournalConfig::default();
+    let consumer_log = LogStore::open(consumer_store, &format!("webmcp:log:c:{tab}:{slot}:"), now);
+    let provider_log = LogStore::open(provider_store, &format!("webmcp:log:p:{tab}:{slot}:"), now);
+    let (mut consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
+    let mut provider = ProviderJournal::open(provider_log, owner, config, now);
+    if setup.deferred {
+        consumer.defer_writes();
+        provider.defer_writes();
+    }
+    if setup.crashed {
+        provider.previous_page_crashed(now);
+    }
+    session.open_journals(consumer, provider, format!("label-{tab}"), recoveries, around, now);
+}
+
+pub fn name(text: &str) -> ToolName {
+    ToolName::new(text).expect("a valid tool name")
+}
+
+pub fn rid(text: &str) -> RequestId {
+    RequestId::new(text).expect("a valid request id")
+}
+
+pub fn json(text: &str) -> JsonText {
+    JsonText::parse(text, &Limits::default()).expect("valid JSON")
+}
+
+/// A tool without schema, visible per the page's list.
+pub fn tool(tool_name: &str) -> ToolSpec {
+    ToolSpec::new(name(tool_name), format!("The {tool_name} tool."))
+}
+
+/// A tool with its own `exposedTo`.
+pub fn tool_exposed_to(tool_name: &str, exposed_to: &str) -> ToolSpec {
+    let mut spec = tool(tool_name);
+    spec.exposed_to = Some(OriginList::parse(exposed_to).expect("a valid list"));
+    spec
+}
+
+/// A window message of `message` from `window` at `origin`.
+pub fn from_window(window: u32, origin: &str, message: &Message) -> Input {
+    Input::WindowMessage { window: WindowId(window), origin: origin.to_owned(), text: message.encode(), port: None }
+}
+
+/// A window message with a port transferred.
+pub fn with_port(window: u32, origin: &str, message: &Message, port: PortId) -> Input {
+    Input::WindowMessage {
+        window: WindowId(window),
+        origin: origin.to_owned(),
+        text: message.encode(),
+        port: Some(port),
+    }
+}
+
+/// `getTools` asking `windows` (with their locators), allowing `from_origins`.
+pub fn list(waiter: u64, from_origins: &str, windows: &[(u32, Locator)]) -> Input {
+    Input::ListTools(ListRequest {
+        waiter: WaiterId(waiter),
+        from_origins: OriginList::parse(from_origins).expect("a valid list"),
+        windows: windows.iter().map(|(w, l)| (WindowId(*w), l.clone())).collect(),
+        origin_hints: Vec::new(),
+        timeout_ms: None,
+    })
+}
+
+/// `executeTool` of `tool_name` on `peer`.
+pub fn execute(waiter: u64, peer: PeerId, tool_name: &str, args: &str, timeout_ms: Option<u32>) -> Input {
+    Input::Execute(CallRequest {
+        waiter: WaiterId(waiter),
+        peer,
+        tool: name(tool_name),
+        args: json(args),
+        call_id: None,
+        timeout_ms,
+    })
+}
+
+/// A copy of an effect (effects are not `Clone`: each is meant to be carried out once).
+pub fn clone_effect(effect: &Effect) -> Effect {
+    match effect {
+        Effect::Post { window, origin, message, open_port } => {
+            Effect::Post { window: *window, origin: origin.clone(), message: message.clone(), open_port: *open_port }
+        }
+        Effect::PostBatch { port, batch } => Effect::PostBatch { port: *port, batch: batch.clone() },
+        Effect::AcceptPort(p) => Effect::AcceptPort(*p),
+        Effect::ClosePort(p) => Effect::ClosePort(*p),
+        Effect::PostAround { message, origins } => {
+            Effect::PostAround { message: message.clone(), origins: origins.clone() }
+        }
+        Effect::RunTool { run, registration, args } => {
+            Effect::RunTool { run: *run, registration: *registration, args: args.clone() }
+        }
+        Effect::AbortRun(r) => Effect::AbortRun(*r),
+        Effect::Settle { waiter, outcome } => Effect::Settle { waiter: *waiter, outcome: outcome.clone() },
+        Effect::Listed { waiter, tools } => Effect::Listed { waiter: *waiter, tools: tools.clone() },
+        Effect::ToolChange => Effect::ToolChange,
+        Effect::ToolResult(f) => Effect::ToolResult(f.clone()),
+        Effect::ToolStatus(c) => Effect::ToolStatus(c.clone()),
+        Effect::Announce(c) => Effect::Announce(c.clone()),
+        Effect::WatchFrame(w) => Effect::WatchFrame(*w),
+        Effect::ProbeWindows(w) => Effect::ProbeWindows(w.clone()),
+        Effect::ToNative { registration, exposed_to } => {
+            Effect::ToNative { registration: *registration, exposed_to: exposed_to.clone() }
+        }
+        Effect::FromNative(r) => Effect::FromNative(*r),
+        Effect::Warn(w) => Effect::Warn(w.clone()),
+        Effect::EndOfTask => Effect::EndOfTask,
+        Effect::Ready => Effect::Ready,
+    }
+}
+
+/// The envelopes of a port batch.
+pub fn batch_messages(batch: &str) -> Vec<Message> {
+    webmcp_policy::envelope::decode_batch(batch, &Limits::default())
+        .expect("a batch the session wrote reads back")
+        .into_iter()
+        .filter_map(|item| match item {
+            Ok(webmcp_policy::envelope::Decoded::Message(m)) => Some(m),
+            _ => None,
+        })
+        .collect()
+}

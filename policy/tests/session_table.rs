@@ -1,0 +1,603 @@
+//! The session as tables: inputs in, the exact effects out (who may list, call, cancel or connect, where each answer
+//! goes, when a call settles). No browser: the effects are compared as values.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "the helpers' checks are assertions (and clippy does not see wasm_bindgen_test functions as tests)"
+)]
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod session_support;
+
+use serde_json::json as value;
+use session_support::{Page, execute, from_window, json, list, name, rid, tool, tool_exposed_to, with_port};
+use webmcp_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
+use webmcp_policy::journal::CallOutcome;
+use webmcp_policy::session::{Effect, Input, ListedTool, Locator, PeerId, RunId, RunResult, WaiterId, WindowId};
+use webmcp_policy::{ArgSchema, ErrorCategory, ErrorKind, ToolError};
+
+const SHOP: &str = "https://shop.example";
+const WIDGET: &str = "https://widget.example";
+const EVIL: &str = "https://evil.example";
+
+/// A post to `window` at exactly `origin`.
+fn post(window: u32, origin: &str, message: Message) -> Effect {
+    Effect::Post { window: WindowId(window), origin: origin.to_owned(), message, open_port: None }
+}
+
+fn descriptor(tool_name: &str, origin: &str) -> ToolDescriptor {
+    let mut d = ToolDescriptor::new(name(tool_name), format!("The {tool_name} tool."));
+    d.origin = Some(origin.to_owned());
+    d
+}
+
+fn tools_response(request_id: &str, tools: Vec<ToolDescriptor>) -> Message {
+    Message::GetToolsResponse(GetToolsResponse { request_id: rid(request_id), tools, bridge: true })
+}
+
+fn failure(request_id: &str, kind: ErrorKind, message: &str) -> Message {
+    Message::ExecuteResponse(ExecuteResponse::failure(rid(request_id), ToolError::new(kind, message)))
+}
+
+fn execute_request(request_id: &str, tool_name: &str, args: &str) -> Message {
+    Message::ExecuteRequest(ExecuteRequest {
+        request_id: rid(request_id),
+        name: name(tool_name),
+        args: json(args),
+        resend: false,
+    })
+}
+
+/// A shop page (exposing its tools to the widget) with journals open and one tool, `add`.
+fn shop() -> Page {
+    let mut page = Page::new(SHOP, WIDGET);
+    page.open();
+    page.register(tool("add"));
+    page
+}
+
+/// A widget page that listed the shop in window 1 (a plain peer, as an old WebMCP page is: no port); the shop's
+/// peer id.
+fn widget_with_plain_shop(open: bool) -> (Page, PeerId) {
+    widget_with_shop(open, false)
+}
+
+/// A widget page that listed the shop in window 1, a bridge (whose port offer is left unanswered, so that the
+/// widget's messages go by window); the shop's peer id.
+fn widget_with_shop(open: bool, bridge: bool) -> (Page, PeerId) {
+    let mut page = Page::new(WIDGET, "");
+    if open {
+        page.open();
+    }
+    let effects = page.handle(list(1, SHOP, &[(1, Locator::Frame(0))]));
+    let asked: Vec<_> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Post { window, origin, message: Message::GetToolsRequest { request_id, .. }, .. }
+                if *window == WindowId(1) && origin == SHOP =>
+            {
+                Some(request_id.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked.len(), 1, "the shop's window is asked once at the shop's origin: {effects:?}");
+    let response = Message::GetToolsResponse(GetToolsResponse {
+        request_id: asked[0].clone(),
+        tools: vec![descriptor("add", SHOP)],
+        bridge,
+    });
+    let mut effects = page.task(from_window(1, SHOP, &response));
+    if bridge {
+        let connect = effects.remove(0);
+        assert!(
+            matches!(&connect, Effect::Post { window: WindowId(1), origin, message: Message::Connect { .. }, open_port: Some(_) } if origin == SHOP),
+            "{connect:?}"
+        );
+    }
+    let [Effect::Listed { waiter, tools }] = effects.as_slice() else { panic!("one listing: {effects:?}") };
+    assert_eq!(*waiter, WaiterId(1));
+    assert_eq!(tools.len(), 1);
+    (page, tools[0].peer)
+}
+
+/// The wire id of the one execute request among `effects`, posted to window 1 at the shop's origin.
+fn sent_call(effects: &[Effect]) -> String {
+    let ids: Vec<String> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Post { window: WindowId(1), origin, message: Message::ExecuteRequest(r), open_port: None }
+                if origin == SHOP =>
+            {
+                Some(r.request_id.as_str().to_owned())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids.len(), 1, "one request to the shop's window: {effects:?}");
+    ids[0].clone()
+}
+
+fn settles(effects: &[Effect]) -> Vec<(WaiterId, CallOutcome)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Settle { waiter, outcome } => Some((*waiter, outcome.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn tool_results(effects: &[Effect]) -> usize {
+    effects.iter().filter(|e| matches!(e, Effect::ToolResult(_))).count()
+}
+
+#[test]
+fn a_page_lists_its_own_tools_without_asking_anyone() {
+    let mut page = Page::new(SHOP, "");
+    let (_, effects) = page.register(tool("add"));
+    assert_eq!(effects, vec![Effect::ToolChange]);
+    page.register(tool_exposed_to("hidden", WIDGET));
+    let effects = page.task(list(7, "", &[]));
+    let own = |n: &str| ListedTool {
+        descriptor: descriptor(n, SHOP),
+        origin: SHOP.to_owned(),
+        peer: PeerId::SELF,
+        window: WindowId::SELF,
+    };
+    // Its own tools all, whoever they are exposed to: the page's origin always sees its tools.
+    assert_eq!(effects, vec![Effect::Listed { waiter: WaiterId(7), tools: vec![own("add"), own("hidden")] }]);
+}
+
+#[test]
+fn tool_lists_hold_what_the_asking_origin_may_see() {
+    // (caller origin, tools the response holds)
+    let table: [(&str, &[&str]); 4] = [
+        (WIDGET, &["add", "for_widget"]),
+        (SHOP, &["add", "for_widget", "for_evil"]),
+        (EVIL, &["for_evil"]),
+        ("https://other.example", &[]),
+    ];
+    for (i, (caller, expected)) in table.into_iter().enumerate() {
+        let mut page = shop();
+        page.register(tool_exposed_to("for_widget", WIDGET));
+        page.register(tool_exposed_to("for_evil", EVIL));
+        let request = Message::GetToolsRequest { request_id: rid(&format!("g_{i}")), bridge: true };
+        let effects = page.task(from_window(3, caller, &request));
+        let tools = expected.iter().map(|n| descriptor(n, SHOP)).collect();
+        assert_eq!(effects, vec![post(3, caller, tools_response(&format!("g_{i}"), tools))], "{caller}");
+    }
+}
+
+#[test]
+fn an_origin_that_sees_nothing_gets_an_empty_list_and_no_change_notices() {
+    let mut page = shop();
+    let ask = |id: &str| Message::GetToolsRequest { request_id: rid(id), bridge: true };
+    assert_eq!(page.task(from_window(4, EVIL, &ask("g_evil"))), vec![post(4, EVIL, tools_response("g_evil", vec![]))]);
+    assert_eq!(
+        page.task(from_window(2, WIDGET, &ask("g_w"))),
+        vec![post(2, WIDGET, tools_response("g_w", vec![descriptor("add", SHOP)]))]
+    );
+    // A tool for the widget only: the widget is told, the evil origin is not (it saw nothing before or after).
+    let (_, effects) = page.register(tool_exposed_to("more", WIDGET));
+    assert_eq!(effects, vec![post(2, WIDGET, Message::ToolsChanged), Effect::ToolChange]);
+    let (registration, effects) = page.register(tool_exposed_to("private", SHOP));
+    assert_eq!(effects, vec![post(2, WIDGET, Message::ToolsChanged), Effect::ToolChange]);
+    assert_eq!(page.session.unregister("private", Some(registration), page.now), Some(registration));
+    let effects = page.drain();
+    assert_eq!(effects, vec![post(2, WIDGET, Message::ToolsChanged), Effect::ToolChange]);
+    let to_evil: Vec<_> =
+        page.effects.iter().filter(|e| matches!(e, Effect::Post { window: WindowId(4), .. })).collect();
+    assert_eq!(to_evil, vec![&post(4, EVIL, tools_response("g_evil", vec![]))]);
+}
+
+#[test]
+fn connects_are_accepted_by_window_from_an_origin_that_sees_a_tool_only() {
+    let mut page = shop();
+    let connect = Message::Connect { request_id: rid("p_1") };
+    // The evil origin sees no tool: its port is closed, never accepted.
+    let port = page.port();
+    let effects = page.task(with_port(4, EVIL, &connect, port));
+    assert_eq!(
+        effects,
+        vec![
+            Effect::ClosePort(port),
+            Effect::Warn(format!("refused a private port from an origin that sees no tool from {EVIL}"))
+        ]
+    );
+    // The widget sees `add`: its port is kept, and the answer goes on it.
+    let port = page.port();
+    let effects = page.task(with_port(2, WIDGET, &connect, port));
+    assert_eq!(
+        effects,
+        vec![
+            Effect::AcceptPort(port),
+            Effect::PostBatch { port, batch: format!("[{}]", Message::Connected { request_id: rid("p_1") }.encode()) }
+        ]
+    );
+    // A connect that comes on that port (a port cannot be handed over on a port) changes nothing.
+    let again = Message::Connect { request_id: rid("p_2") };
+    let batch = format!("[{}]", again.encode());
+    assert_eq!(page.task(Input::PortBatch { port, text: batch }), vec![]);
+    // Nor does a connect by window without a port.
+    assert_eq!(page.task(from_window(2, WIDGET, &again)), vec![]);
+    // The port still carries the widget's requests, and the answers go back on it.
+    let ask = Message::GetToolsRequest { request_id: rid("g_on_port"), bridge: true };
+    let effects = page.task(Input::PortBatch { port, text: format!("[{}]", ask.encode()) });
+    let answer = tools_response("g_on_port", vec![descriptor("add", SHOP)]);
+    assert_eq!(effects, vec![Effect::PostBatch { port, batch: format!("[{}]", answer.encode()) }]);
+}
+
+#[test]
+fn a_call_of_a_tool_the_origin_cannot_see_is_unknown_and_answered_to_the_asker_only() {
+    // (asker window, asker origin, tool): each answered as a tool that does not exist, at the asker's origin.
+    let table = [(4, EVIL, "add"), (2, WIDGET, "private"), (2, WIDGET, "missing"), (5, "https://x.example", "add")];
+    for (i, (window, origin, tool_name)) in table.into_iter().enumerate() {
+        let mut page = shop();
+        page.register(tool_exposed_to("private", SHOP));
+        // Another window of the same origin has listed the tools: it hears nothing of this call.
+        let ask = Message::GetToolsRequest { request_id: rid("g_1"), bridge: true };
+        page.task(from_window(9, origin, &ask));
+        let id = format!("c_{i}");
+        let effects = page.task(from_window(window, origin, &execute_request(&id, tool_name, "{}")));
+        assert_eq!(
+            effects,
+            vec![
+                Effect::Warn(format!("refused a call of {tool_name}, a tool it cannot see from {origin}")),
+                post(window, origin, failure(&id, ErrorKind::UnknownTool, &format!("Tool {tool_name} not found"))),
+            ],
+            "{origin} calling {tool_name}"
+        );
+    }
+}
+
+#[test]
+fn invalid_arguments_are_refused_before_the_tool_runs() {
+    let schema = value!({
+        "type": "object",
+        "properties": { "sku": { "type": "string" }, "qty": { "type": "integer", "minimum": 1 } },
+        "required": ["sku"],
+        "additionalProperties": false
+    });
+    let checker = ArgSchema::compile(&schema).unwrap();
+    // (arguments, runs)
+    let table = [
+        (r#"{"sku":"a1","qty":2}"#, true),
+        (r#"{"sku":"a1"}"#, true),
+        (r#"{"qty":2}"#, false),
+        (r#"{"sku":"a1","qty":0}"#, false),
+        (r#"{"sku":7}"#, false),
+        (r#"{"sku":"a1","extra":true}"#, false),
+    ];
+    for (i, (args, runs)) in table.into_iter().enumerate() {
+        let mut page = Page::new(SHOP, WIDGET);
+        page.open();
+        let mut spec = tool("add");
+        spec.checker = Some(ArgSchema::compile(&schema).unwrap());
+        let (registration, _) = page.register(spec);
+        let id = format!("c_{i}");
+        let effects = page.task(from_window(2, WIDGET, &execute_request(&id, "add", args)));
+        if runs {
+            assert_eq!(effects, vec![Effect::RunTool { run: RunId(1), registration, args: json(args) }], "{args}");
+        } else {
+            let problem = checker.check(&serde_json::from_str(args).unwrap()).unwrap_err();
+            let message = format!("invalid arguments for add: {problem}");
+            assert_eq!(effects, vec![post(2, WIDGET, failure(&id, ErrorKind::InvalidArgs, &message))], "{args}");
+            // A repeat of the request repeats the answer; the tool still does not run.
+            let again = page.task(from_window(2, WIDGET, &execute_request(&id, "add", args)));
+            assert_eq!(again, vec![post(2, WIDGET, failure(&id, ErrorKind::InvalidArgs, &message))], "{args}");
+        }
+    }
+}
+
+#[test]
+fn a_request_before_the_journals_open_waits_and_runs_after() {
+    let mut page = Page::new(SHOP, WIDGET);
+    let (registration, _) = page.register(tool("add"));
+    assert_eq!(page.task(from_window(2, WIDGET, &execute_request("c_early", "add", "{}"))), vec![]);
+    let effects = page.open();
+    assert!(effects.contains(&Effect::RunTool { run: RunId(1), registration, args: json("{}") }), "{effects:?}");
+    assert_eq!(effects.last(), Some(&Effect::Ready));
+    let effects = page.task(Input::ToolSettled { run: RunId(1), result: RunResult::Returned("{\"ok\":1}".into()) });
+    let answer =
+        Message::ExecuteResponse(ExecuteResponse { request_id: rid("c_early"), outcome: Ok(json("{\"ok\":1}")) });
+    assert_eq!(effects, vec![post(2, WIDGET, answer)]);
+}
+
+#[test]
+fn an_execute_before_the_journals_open_waits_and_is_sent_after() {
+    let (mut page, shop_peer) = widget_with_plain_shop(false);
+    assert_eq!(page.task(execute(5, shop_peer, "add", "{}", None)), vec![]);
+    let effects = page.open();
+    let wire = sent_call(&effects);
+    assert_eq!(effects.last(), Some(&Effect::Ready));
+    assert!(settles(&effects).is_empty());
+    let answer = Message::ExecuteResponse(ExecuteResponse { request_id: rid(&wire), outcome: Ok(json("3")) });
+    let effects = page.task(from_window(1, SHOP, &answer));
+    assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Completed { result: "3".into() })]);
+    assert_eq!(tool_results(&effects), 1);
+}
+
+#[test]
+fn a_response_from_a_window_that_was_not_the_provider_is_refused_and_the_call_stays_pending() {
+    let (mut page, shop_peer) = widget_with_plain_shop(true);
+    let wire = sent_call(&page.task(execute(5, shop_peer, "add", "{}", None)));
+    let forged = |outcome: &str| {
+        Message::ExecuteResponse(ExecuteResponse { request_id: rid(&wire), outcome: Ok(json(outcome)) })
+    };
+    // (window, origin): another window of the shop's origin, the shop's window at another origin, a third party.
+    let table = [(2, SHOP), (1, EVIL), (3, EVIL)];
+    for (window, origin) in table {
+        let effects = page.task(from_window(window, origin, &forged("\"forged\"")));
+        let warned = effects.iter().filter(|e| matches!(e, Effect::Warn(w) if w == &format!("refused a call result nobody waits for from {origin}"))).count();
+        assert!(settles(&effects).is_empty() && tool_results(&effects) == 0, "{window} {origin}: {effects:?}");
+        assert!(effects.iter().all(|e| matches!(e, Effect::Warn(_))), "{effects:?}");
+        assert!(warned <= 1);
+    }
+    // The warnings: one per origin (the gate prints one per origin and kind a minute).
+    let warns: Vec<_> = page
+        .effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Warn(w) if w.starts_with("refused a call result")))
+        .collect();
+    assert_eq!(warns.len(), 2, "{warns:?}");
+    // The real provider still settles it, once.
+    let effects = page.task(from_window(1, SHOP, &forged("1")));
+    assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Completed { result: "1".into() })]);
+    assert_eq!(tool_results(&effects), 1);
+    // A second answer from the provider settles nothing.
+    let effects = page.task(from_window(1, SHOP, &forged("2")));
+    assert!(settles(&effects).is_empty() && tool_results(&effects) == 0, "{effects:?}");
+}
+
+#[test]
+fn a_call_with_a_time_limit_settles_once_at_its_deadline() {
+    let (mut page, shop_peer) = widget_with_shop(true, true);
+    let start = page.now;
+    let wire = sent_call(&page.task(execute(5, shop_peer, "add", "{}", Some(1_200))));
+    let mut settled = Vec::new();
+    let mut when = Vec::new();
+    while let Some(at) = page.session.poll_timeout() {
+        if at > start + 5_000 {
+            break;
+        }
+        let effects = page.advance_to(at);
+        for effect in &effects {
+            if let Effect::ProbeWindows(windows) = effect {
+                assert_eq!(windows, &vec![WindowId(1)]);
+                let more = page.task(Input::WindowsClosed(vec![]));
+                assert!(settles(&more).is_empty(), "{more:?}");
+            }
+        }
+        if !settles(&effects).is_empty() {
+            when.push(page.now);
+        }
+        settled.extend(settles(&effects));
+    }
+    let timed_out = ToolError::new(
+        ErrorKind::Timeout,
+        "no answer came within the call's time limit; the provider was asked to stop it",
+    );
+    assert_eq!(settled, vec![(WaiterId(5), CallOutcome::Failed(timed_out))]);
+    assert_eq!(when, vec![start + 1_200]);
+    assert_eq!(tool_results(&page.effects), 1);
+    // The provider was told to stop it, at its window.
+    assert!(
+        page.effects.contains(&post(1, SHOP, Message::CancelTool { request_id: rid(&wire) })),
+        "{:?}",
+        page.effects
+    );
+    // A late answer changes nothing.
+    let late = Message::ExecuteResponse(ExecuteResponse { request_id: rid(&wire), outcome: Ok(json("1")) });
+    let effects = page.task(from_window(1, SHOP, &late));
+    assert!(settles(&effects).is_empty() && tool_results(&effects) == 0, "{effects:?}");
+}
+
+#[test]
+fn a_stopped_caller_settles_stopped_and_the_provider_is_told_to_cancel() {
+    // (the shop is a bridge, it is told to cancel)
+    for bridge in [true, false] {
+        let (mut page, shop_peer) = widget_with_shop(true, bridge);
+        let wire = sent_call(&page.task(execute(5, shop_peer, "add", "{}", None)));
+        let effects = page.task(Input::Stop(WaiterId(5)));
+        assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Stopped)]);
+        assert_eq!(tool_results(&effects), 1);
+        let cancels: Vec<_> =
+            effects.iter().filter(|e| matches!(e, Effect::Post { message: Message::CancelTool { .. }, .. })).collect();
+        if bridge {
+            assert_eq!(cancels, vec![&post(1, SHOP, Message::CancelTool { request_id: rid(&wire) })]);
+        } else {
+            // A plain WebMCP page does not speak the cancel extension.
+            assert!(cancels.is_empty(), "{cancels:?}");
+        }
+        // Stopping again, or an answer after, settles nothing more.
+        assert_eq!(page.task(Input::Stop(WaiterId(5))), vec![]);
+        let late = Message::ExecuteResponse(ExecuteResponse { request_id: rid(&wire), outcome: Ok(json("1")) });
+        let effects = page.task(from_window(1, SHOP, &late));
+        assert!(settles(&effects).is_empty() && tool_results(&effects) == 0, "{effects:?}");
+    }
+}
+
+#[test]
+fn a_frame_that_loads_another_document_interrupts_the_calls_waiting_on_it() {
+    let (mut page, shop_peer) = widget_with_plain_shop(true);
+    let effects = page.task(execute(5, shop_peer, "add", "{}", None));
+    assert!(effects.contains(&Effect::WatchFrame(WindowId(1))), "{effects:?}");
+    sent_call(&effects);
+    // Another frame loading changes nothing.
+    assert_eq!(page.task(Input::FrameLoaded(WindowId(8))), vec![]);
+    let effects = page.task(Input::FrameLoaded(WindowId(1)));
+    let settled = settles(&effects);
+    assert_eq!(settled.len(), 1, "{effects:?}");
+    assert!(matches!(&settled[0], (WaiterId(5), CallOutcome::Interrupted { .. })), "{settled:?}");
+    assert_eq!(tool_results(&effects), 1);
+    assert!(effects.contains(&Effect::ToolChange), "its tools are gone: {effects:?}");
+    // The gone peer's tools cannot be called.
+    let effects = page.task(execute(6, shop_peer, "add", "{}", None));
+    assert_eq!(settles(&effects).len(), 1);
+    assert!(matches!(&settles(&effects)[0].1, CallOutcome::Failed(e) if e.kind == ErrorKind::Interrupted));
+}
+
+#[test]
+fn a_loopback_call_runs_the_pages_own_tool_at_the_end_of_the_task() {
+    let mut page = Page::new(SHOP, "");
+    page.open();
+    let (registration, _) = page.register(tool("add"));
+    // Without the end of the task, nothing runs yet.
+    let effects = page.handle(execute(5, PeerId::SELF, "add", "{\"n\":1}", None));
+    assert_eq!(effects, vec![Effect::EndOfTask]);
+    let effects = page.handle(Input::EndOfTask);
+    assert_eq!(effects.iter().filter(|e| matches!(e, Effect::RunTool { .. })).count(), 1, "{effects:?}");
+    assert!(effects.contains(&Effect::RunTool { run: RunId(1), registration, args: json("{\"n\":1}") }));
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Post { .. } | Effect::PostBatch { .. })), "{effects:?}");
+    let effects = page.task(Input::ToolSettled { run: RunId(1), result: RunResult::Returned("2".into()) });
+    assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Completed { result: "2".into() })]);
+    assert_eq!(tool_results(&effects), 1);
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Post { .. } | Effect::PostBatch { .. })), "{effects:?}");
+    // A thrown error settles a second call as failed with that error.
+    page.task(execute(6, PeerId::SELF, "add", "{}", None));
+    let error = ToolError::new(ErrorKind::ToolError, "out of stock");
+    let effects = page.task(Input::ToolSettled { run: RunId(2), result: RunResult::Threw(error.clone()) });
+    assert_eq!(settles(&effects), vec![(WaiterId(6), CallOutcome::Failed(error))]);
+}
+
+#[test]
+fn an_opaque_origin_is_refused_with_a_warning_and_its_port_closed() {
+    let mut page = shop();
+    let warn =
+        "refused a message from an opaque origin (a sandboxed frame): it cannot be answered without '*' from null";
+    let port = page.port();
+    let messages = [
+        Message::Connect { request_id: rid("p_1") },
+        Message::GetToolsRequest { request_id: rid("g_1"), bridge: true },
+    ];
+    let effects = page.task(with_port(6, "null", &messages[0], port));
+    assert_eq!(effects, vec![Effect::ClosePort(port), Effect::Warn(warn.to_owned())]);
+    // The next ones are refused quietly (one warning a minute), and never answered.
+    assert_eq!(page.task(from_window(6, "null", &messages[1])), vec![]);
+    assert_eq!(page.task(from_window(6, "null", &execute_request("c_1", "add", "{}"))), vec![]);
+}
+
+#[test]
+fn a_flood_of_malformed_messages_yields_one_warning() {
+    let mut page = shop();
+    let mut warnings = 0;
+    for i in 0..200 {
+        let input = match i % 3 {
+            0 => Input::UnreadMessage { origin: EVIL.to_owned(), category: ErrorCategory::InvalidJson },
+            1 => Input::WindowMessage {
+                window: WindowId(4),
+                origin: EVIL.to_owned(),
+                text: r#"{"type":"WEBMCP_GET_TOOLS_REQUEST"}"#.to_owned(),
+                port: None,
+            },
+            _ => Input::UnreadMessage { origin: EVIL.to_owned(), category: ErrorCategory::TooLarge },
+        };
+        let effects = page.task(input);
+        assert!(effects.iter().all(|e| matches!(e, Effect::Warn(_))), "{effects:?}");
+        warnings += effects.len();
+    }
+    assert_eq!(warnings, 3, "{:?}", page.effects);
+}
+
+#[test]
+fn tool_list_requests_beyond_the_rate_limit_are_refused_per_origin_with_one_warning() {
+    let mut page = shop();
+    // (origin, requests in one instant, answered)
+    let table = [(WIDGET, 30, 20), (EVIL, 25, 20)];
+    for (origin, requests, answered) in table {
+        let mut replies = 0;
+        for n in 0..requests {
+            let ask = Message::GetToolsRequest { request_id: rid(&format!("g_{n}")), bridge: true };
+            let effects = page.task(from_window(2, origin, &ask));
+            replies += effects
+                .iter()
+                .filter(|e| matches!(e, Effect::Post { message: Message::GetToolsResponse(_), .. }))
+                .count();
+        }
+        assert_eq!(replies, answered, "{origin}");
+    }
+    let warnings: Vec<_> = page.effects.iter().filter(|e| matches!(e, Effect::Warn(_))).collect();
+    let expected: Vec<Effect> = [WIDGET, EVIL]
+        .iter()
+        .map(|o| Effect::Warn(format!("refused tool list requests beyond the rate limit from {o}")))
+        .collect();
+    assert_eq!(warnings, expected.iter().collect::<Vec<_>>());
+    // A second later the bucket has refilled.
+    page.now += 1_000;
+    let ask = Message::GetToolsRequest { request_id: rid("g_later"), bridge: true };
+    assert_eq!(
+        page.task(from_window(2, WIDGET, &ask)),
+        vec![post(2, WIDGET, tools_response("g_later", vec![descriptor("add", SHOP)]))]
+    );
+}
+
+#[test]
+fn a_cancel_from_an_origin_that_sees_no_tool_is_refused_and_one_from_the_caller_aborts_the_run() {
+    let mut page = shop();
+    page.task(from_window(2, WIDGET, &execute_request("c_1", "add", "{}")));
+    let cancel = Message::CancelTool { request_id: rid("c_1") };
+    // (window, origin, effects)
+    let table: [(u32, &str, Vec<Effect>); 2] = [
+        (4, EVIL, vec![Effect::Warn(format!("refused a cancel from an origin that sees no tool from {EVIL}"))]),
+        (2, WIDGET, vec![Effect::AbortRun(RunId(1))]),
+    ];
+    for (window, origin, expected) in table {
+        assert_eq!(page.task(from_window(window, origin, &cancel)), expected, "{origin}");
+    }
+}
+
+#[test]
+fn a_listing_keeps_the_tools_of_the_windows_asked_at_the_origins_allowed_only() {
+    let mut page = Page::new(WIDGET, "");
+    page.open();
+    let effects = page.handle(list(1, SHOP, &[(1, Locator::Frame(0)), (2, Locator::Frame(1))]));
+    let asked: Vec<(WindowId, String, String)> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Post { window, origin, message: Message::GetToolsRequest { request_id, .. }, open_port: None } => {
+                Some((*window, origin.clone(), request_id.as_str().to_owned()))
+            }
+            _ => None,
+        })
+        .collect();
+    // Each window is asked at the page's own origin and at each allowed origin, never anywhere else.
+    let places: Vec<(WindowId, &str)> = asked.iter().map(|(w, o, _)| (*w, o.as_str())).collect();
+    assert_eq!(places, vec![(WindowId(1), WIDGET), (WindowId(1), SHOP), (WindowId(2), WIDGET), (WindowId(2), SHOP)]);
+    let id_at = |window: u32, origin: &str| {
+        asked.iter().find(|(w, o, _)| *w == WindowId(window) && o == origin).map(|(_, _, id)| id.clone()).unwrap()
+    };
+    let plain = |id: &str, tool_name: &str, origin: &str| {
+        Message::GetToolsResponse(GetToolsResponse {
+            request_id: rid(id),
+            tools: vec![descriptor(tool_name, origin)],
+            bridge: false,
+        })
+    };
+    // (window, origin, response): refused ones first, then the real answers.
+    let refused = [
+        // Window 2's request id, answered by window 1.
+        (1, SHOP, plain(&id_at(2, SHOP), "stolen", SHOP)),
+        // Window 1's request at the shop's origin, answered from another origin.
+        (1, EVIL, plain(&id_at(1, SHOP), "evil", EVIL)),
+        // An id nobody asked.
+        (1, SHOP, plain("g_unknown", "stray", SHOP)),
+    ];
+    for (window, origin, response) in refused {
+        let effects = page.task(from_window(window, origin, &response));
+        assert!(effects.iter().all(|e| matches!(e, Effect::Warn(_))), "{effects:?}");
+    }
+    page.task(from_window(1, SHOP, &plain(&id_at(1, SHOP), "add", SHOP)));
+    let effects = page.task(from_window(2, SHOP, &plain(&id_at(2, SHOP), "pay", SHOP)));
+    let [Effect::Listed { waiter: WaiterId(1), tools }] = effects.as_slice() else {
+        panic!("the listing ends when both windows answered: {effects:?}")
+    };
+    let names: Vec<(&str, WindowId)> = tools.iter().map(|t| (t.descriptor.name.as_str(), t.window)).collect();
+    assert_eq!(names, vec![("add", WindowId(1)), ("pay", WindowId(2))]);
+    assert!(tools.iter().all(|t| t.origin == SHOP));
+}
