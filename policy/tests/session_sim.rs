@@ -1036,12 +1036,11 @@ fn last_outcome(sim: &Sim, i: usize) -> Option<CallOutcome> {
     sim.settled.get(&(i, window.generation, *waiter)).and_then(|o| o[0].clone())
 }
 
-/// A known defect, kept as its failing case: a sibling frame has no load event to watch, so when it reloads
-/// without `pagehide` (a crash), the other pages keep their private ports to its old document. Their listings
-/// and calls then go on the dead port: the listing keeps the old tools, and every call settles `interrupted`
-/// after the status question (which goes by window). Nothing resets the port until the caller's page reloads.
+/// Regression: a sibling frame has no load event to watch, so when it reloaded without `pagehide` (a crash), the
+/// other pages kept their private ports to its old document; their listings and calls went on the dead port (the
+/// listing kept the old tools, and every call settled `interrupted`) until the caller's page reloaded. Now a port
+/// that stays silent through a whole listing is dropped, and the next listing asks by window and connects anew.
 #[test]
-#[ignore = "known defect: a port to a crashed sibling's old document is never dropped (see the report of the session tests)"]
 fn a_page_can_call_a_sibling_frame_again_after_it_crashed_and_reloaded() {
     let mut sim = Sim::new();
     for page in 0..3 {

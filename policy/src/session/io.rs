@@ -222,7 +222,7 @@ pub struct ObservedCall {
 }
 
 /// Something the session wants done: a browser call, a promise settled, an event fired.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Post `message` to `window`, addressed to exactly `origin`. With `open_port`, make a `MessageChannel`, keep
     /// one end as `open_port` (listening on it), and transfer the other with the message.

@@ -27,6 +27,8 @@ pub(crate) struct Listing {
     /// The windows asked, with where they sit.
     targets: Vec<(WindowId, Locator)>,
     answered: Vec<bool>,
+    /// For each target asked on a private port, the peer whose port it was.
+    on_port: Vec<Option<PeerId>>,
     /// Which origins' tools are returned besides the page's own.
     from_origins: OriginList,
     waiters: Vec<ListWaiter>,
@@ -71,6 +73,7 @@ impl<S: JournalStore> Session<S> {
             }
         }
         origins.dedup();
+        let mut on_port = Vec::with_capacity(targets.len());
         for (window, locator) in &targets {
             if let Some(facts) = self.windows.get_mut(window) {
                 if locator.is_known() {
@@ -87,6 +90,7 @@ impl<S: JournalStore> Session<S> {
                 .iter()
                 .find(|p| p.ours.is_some() && p.window == *window && origins.contains(&p.origin))
                 .map(|p| (p.id, p.origin.clone()));
+            on_port.push(connected.as_ref().map(|(peer, _)| *peer));
             if let Some((peer, origin)) = connected {
                 let request_id = self.ids.request_id("g_");
                 self.asked.insert(request_id.clone(), Asked { listing: id, window: *window, origin });
@@ -107,7 +111,7 @@ impl<S: JournalStore> Session<S> {
         }
         let answered = vec![false; targets.len()];
         let empty = targets.is_empty();
-        self.listings.insert(id, Listing { targets, answered, from_origins, waiters: vec![waiter] });
+        self.listings.insert(id, Listing { targets, answered, on_port, from_origins, waiters: vec![waiter] });
         if empty {
             self.finish_listing(id);
         } else {
@@ -163,6 +167,14 @@ impl<S: JournalStore> Session<S> {
         self.timers.clear(&Timer::Listing(id));
         let Some(listing) = self.listings.remove(&id) else { return };
         self.asked.retain(|_, asked| asked.listing != id);
+        // A peer that said nothing on its port in a whole listing may have lost the document at the other end (a
+        // frame that crashed and reloaded fires nothing here): the port is dropped, and the next listing asks by
+        // window and sets up a new one.
+        for (answered, peer) in listing.answered.iter().zip(&listing.on_port) {
+            if let (false, Some(peer)) = (answered, peer) {
+                self.drop_our_port(*peer);
+            }
+        }
         let own = self.config.own_origin.clone();
         let mut tools: Vec<ListedTool> = self
             .catalog
@@ -212,6 +224,12 @@ impl<S: JournalStore> Session<S> {
         self.peers.note_port(port, peer_id, PortSide::Ours);
         let message = Message::Connect { request_id };
         self.effects.push_back(Effect::Post { window, origin, message, open_port: Some(port) });
+    }
+
+    fn drop_our_port(&mut self, peer: PeerId) {
+        let Some(link) = self.peers.get_mut(peer).and_then(|p| p.ours.take()) else { return };
+        self.peers.drop_port(link.port);
+        self.effects.push_back(Effect::ClosePort(link.port));
     }
 
     /// `WEBMCP_CONNECTED` on the port we set up: from now on our calls to the peer take it.

@@ -101,7 +101,7 @@ impl<S: JournalStore> Page<S> {
         while let Some(effect) = self.session.poll_effect() {
             out.push(effect);
         }
-        self.effects.extend(out.iter().map(clone_effect));
+        self.effects.extend(out.iter().cloned());
         out
     }
 
@@ -258,40 +258,6 @@ pub fn execute(waiter: u64, peer: PeerId, tool_name: &str, args: &str, timeout_m
         call_id: None,
         timeout_ms,
     })
-}
-
-/// A copy of an effect (effects are not `Clone`: each is meant to be carried out once).
-pub fn clone_effect(effect: &Effect) -> Effect {
-    match effect {
-        Effect::Post { window, origin, message, open_port } => {
-            Effect::Post { window: *window, origin: origin.clone(), message: message.clone(), open_port: *open_port }
-        }
-        Effect::PostBatch { port, batch } => Effect::PostBatch { port: *port, batch: batch.clone() },
-        Effect::AcceptPort(p) => Effect::AcceptPort(*p),
-        Effect::ClosePort(p) => Effect::ClosePort(*p),
-        Effect::PostAround { message, origins } => {
-            Effect::PostAround { message: message.clone(), origins: origins.clone() }
-        }
-        Effect::RunTool { run, registration, args } => {
-            Effect::RunTool { run: *run, registration: *registration, args: args.clone() }
-        }
-        Effect::AbortRun(r) => Effect::AbortRun(*r),
-        Effect::Settle { waiter, outcome } => Effect::Settle { waiter: *waiter, outcome: outcome.clone() },
-        Effect::Listed { waiter, tools } => Effect::Listed { waiter: *waiter, tools: tools.clone() },
-        Effect::ToolChange => Effect::ToolChange,
-        Effect::ToolResult(f) => Effect::ToolResult(f.clone()),
-        Effect::ToolStatus(c) => Effect::ToolStatus(c.clone()),
-        Effect::Announce(c) => Effect::Announce(c.clone()),
-        Effect::WatchFrame(w) => Effect::WatchFrame(*w),
-        Effect::ProbeWindows(w) => Effect::ProbeWindows(w.clone()),
-        Effect::ToNative { registration, exposed_to } => {
-            Effect::ToNative { registration: *registration, exposed_to: exposed_to.clone() }
-        }
-        Effect::FromNative(r) => Effect::FromNative(*r),
-        Effect::Warn(w) => Effect::Warn(w.clone()),
-        Effect::EndOfTask => Effect::EndOfTask,
-        Effect::Ready => Effect::Ready,
-    }
 }
 
 /// The envelopes of a port batch.
