@@ -6,8 +6,8 @@ use serde_json::Value;
 use super::fields::cap_message;
 use super::json_text::JsonText;
 use super::message::ExecuteResponse;
-use super::text::{next_special, push_json_string};
 use crate::ids::RequestId;
+use crate::journal::TRUNCATED_WRAPPER_CHARS;
 use crate::limits::Limits;
 use crate::outcome::{ErrorKind, RetryAfter, ToolError, standard_error_name, status_from_json};
 
@@ -36,49 +36,42 @@ impl ExecuteResponse {
     }
 }
 
-const PREVIEW_OPEN: &str = "{\"truncated\":true,\"preview\":";
-
 /// `result` itself when its JSON text has at most `max_chars` characters; otherwise
 /// `{"truncated":true,"preview":"<the first characters of its JSON text>"}`, with as many characters as keep the
 /// whole preview object within `max_chars` (the object alone takes 31), cut on a character boundary.
 pub fn cap_result(result: JsonText, max_chars: usize) -> JsonText {
-    let text = result.as_str();
-    if text.len() <= max_chars || text.chars().count() <= max_chars {
-        return result;
+    match truncated(result.as_str(), max_chars) {
+        Some(preview) => JsonText::from_trusted(preview, false),
+        None => result,
     }
-    let cut = preview_end(text, max_chars.saturating_sub(PREVIEW_OPEN.len() + 3));
-    let mut preview = String::with_capacity(PREVIEW_OPEN.len() + cut + 3);
-    preview.push_str(PREVIEW_OPEN);
-    push_json_string(&mut preview, text.get(..cut).unwrap_or_default());
-    preview.push('}');
-    JsonText::from_trusted(preview, false)
 }
 
-/// The byte offset where the longest prefix of `text` ends whose JSON string form (quotes aside) takes at most
-/// `room` characters. Runs of characters that need no escape are measured a run at a time.
-fn preview_end(text: &str, mut room: usize) -> usize {
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    loop {
-        let special = next_special(bytes, at);
-        let run = text.get(at..special).unwrap_or_default();
-        let ascii = run.is_ascii();
-        let run_chars = if ascii { run.len() } else { run.chars().count() };
-        if run_chars > room {
-            let offset = if ascii { room } else { run.char_indices().nth(room).map_or(run.len(), |(at, _)| at) };
-            return at + offset;
-        }
-        room -= run_chars;
-        let width = match bytes.get(special) {
-            None => return special,
-            Some(b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c) => 2,
-            Some(_) => 6,
-        };
+/// The one rule for capping a result's text (see [`cap_result`]): `None` when `text` has at most `max_chars`
+/// characters, else its truncated preview. The preview's string is escaped by serde_json.
+pub(crate) fn truncated(text: &str, max_chars: usize) -> Option<String> {
+    if text.len() <= max_chars || text.chars().count() <= max_chars {
+        return None;
+    }
+    let mut room = max_chars.saturating_sub(TRUNCATED_WRAPPER_CHARS);
+    let mut end = 0;
+    for (at, c) in text.char_indices() {
+        let width = escaped_width(c);
         if width > room {
-            return special;
+            break;
         }
         room -= width;
-        at = special + 1;
+        end = at + c.len_utf8();
+    }
+    let preview = serde_json::to_string(text.get(..end).unwrap_or_default()).unwrap_or_default();
+    Some(format!("{{\"truncated\":true,\"preview\":{preview}}}"))
+}
+
+/// How many characters `c` takes inside a JSON string as serde_json writes it.
+fn escaped_width(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
+        c if u32::from(c) < 0x20 => 6,
+        _ => 1,
     }
 }
 

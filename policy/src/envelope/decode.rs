@@ -1,17 +1,18 @@
 //! Decoding: JSON text (or a `serde_json::Value`) to a [`Message`], or "not ours", or a refusal that names the
 //! field.
 //!
-//! One pass reads the envelope's members, checking the syntax and depth of every value and noting where each
-//! known field sits; then the fields are read out of their spans according to the message's `type` (see
-//! `fields.rs`).
+//! serde_json reads the envelope's members, checking the syntax of every value and keeping each known field as a
+//! `RawValue`; the depth of every member is measured (`shape.rs`); then the fields are read according to the
+//! message's `type` (see `fields.rs`).
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::error::{EnvelopeError, Problem};
 use super::fields::interpret;
+use super::json::{JsonKind, SyntaxError, for_each_element, for_each_member, raw, string};
 use super::message::{Message, MessageType};
-use super::scan::{JsonKind, Scanner, SyntaxError, ValueScan};
-use super::text::{ByteCount, write_value};
+use super::shape::too_deep;
 use crate::limits::Limits;
 
 /// What a text or value turned out to be.
@@ -32,9 +33,7 @@ pub fn decode(text: &str, limits: &Limits) -> Result<Decoded, EnvelopeError> {
     if text.len() > limits.max_message_bytes {
         return Err(EnvelopeError::new(Problem::TooLarge { bytes: text.len(), limit: limits.max_message_bytes }));
     }
-    let mut scanner = Scanner::new(text);
-    let read = read_message(&mut scanner, limits).and_then(|read| scanner.finish().map(|()| read));
-    interpret(text, read.map_err(syntax)?, limits)
+    interpret(read_message(text, limits).map_err(syntax)?, limits)
 }
 
 /// Decodes one message from a `serde_json::Value`, with the same result as [`decode`] of its compact JSON text,
@@ -45,13 +44,7 @@ pub fn decode_value(value: &Value, limits: &Limits) -> Result<Decoded, EnvelopeE
     if ours.is_none() {
         return Ok(Decoded::NotOurs);
     }
-    let mut size = ByteCount::default();
-    write_value(&mut size, value);
-    if size.0 > limits.max_message_bytes {
-        return Err(EnvelopeError::new(Problem::TooLarge { bytes: size.0, limit: limits.max_message_bytes }));
-    }
-    let mut text = String::with_capacity(size.0);
-    write_value(&mut text, value);
+    let text = serde_json::to_string(value).unwrap_or_default();
     decode(&text, limits)
 }
 
@@ -62,38 +55,29 @@ pub fn decode_batch(text: &str, limits: &Limits) -> Result<Vec<Result<Decoded, E
     if text.len() > limits.max_batch_bytes {
         return Err(EnvelopeError::new(Problem::BatchTooLarge { bytes: text.len(), limit: limits.max_batch_bytes }));
     }
-    let mut scanner = Scanner::new(text);
-    if scanner.peek() != Some(b'[') {
-        let found = scanner.scan_value(0).map_err(syntax)?.kind;
-        scanner.finish().map_err(syntax)?;
+    if JsonKind::of(text.trim_start_matches(WHITESPACE)) != JsonKind::Array {
+        let found = JsonKind::of(raw(text).map_err(syntax)?.get());
         return Err(EnvelopeError::new(Problem::NotABatch { found }));
     }
     let mut decoded = Vec::new();
-    let mut len = 0;
-    scanner
-        .read_array(|s| {
-            len += 1;
-            if len > limits.max_batch_len {
-                decoded.clear();
-                return s.scan_value(0).map(|_| ());
-            }
-            s.peek();
-            let start = s.pos;
-            let read = read_message(s, limits)?;
-            decoded.push(if s.pos - start > limits.max_message_bytes {
-                Err(EnvelopeError::new(Problem::TooLarge { bytes: s.pos - start, limit: limits.max_message_bytes }))
-            } else {
-                interpret(text, read, limits)
-            });
-            Ok(())
-        })
-        .and_then(|()| scanner.finish())
-        .map_err(syntax)?;
+    let len = for_each_element(text, limits.max_batch_len, |message| {
+        let message = message.get();
+        decoded.push(if message.len() > limits.max_message_bytes {
+            Err(EnvelopeError::new(Problem::TooLarge { bytes: message.len(), limit: limits.max_message_bytes }))
+        } else {
+            // serde_json has checked the element: reading it again cannot fail.
+            read_message(message, limits).map_err(syntax).and_then(|read| interpret(read, limits))
+        });
+    })
+    .map_err(syntax)?;
     if len > limits.max_batch_len {
         return Err(EnvelopeError::new(Problem::BatchTooLong { len, limit: limits.max_batch_len }));
     }
     Ok(decoded)
 }
+
+/// The whitespace JSON allows between tokens.
+const WHITESPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 
 pub(super) fn syntax(error: SyntaxError) -> EnvelopeError {
     EnvelopeError::new(Problem::Syntax(error))
@@ -176,11 +160,11 @@ impl Field {
 
 /// What one pass over a message found.
 #[derive(Debug, Default)]
-pub(super) struct Envelope {
+pub(super) struct Envelope<'t> {
     /// Our `type`, when some `type` member names one of ours.
     pub(super) message_type: Option<MessageType>,
-    /// Where each known field's value is (the first one, when repeated).
-    pub(super) slots: [Option<ValueScan>; FIELD_COUNT],
+    /// Each known field's value (the first one, when repeated).
+    pub(super) slots: [Option<&'t RawValue>; FIELD_COUNT],
     /// The first known field that appears twice.
     pub(super) repeated: Option<Field>,
     /// Whether some value nests deeper than allowed.
@@ -188,44 +172,45 @@ pub(super) struct Envelope {
 }
 
 /// The result of reading one value as a message.
-pub(super) enum Read {
+pub(super) enum Read<'t> {
     /// A value that is not an object: never ours.
     NotAnObject,
     /// An object, with its fields located.
-    Object(Box<Envelope>),
+    Object(Box<Envelope<'t>>),
 }
 
-/// Reads one value at the scanner's position as a message envelope, checking its syntax and depth.
-fn read_message(scanner: &mut Scanner<'_>, limits: &Limits) -> Result<Read, SyntaxError> {
-    if scanner.peek() != Some(b'{') {
-        // Depth 0: only checked, so no path information is kept for any level.
-        scanner.scan_value(0)?;
+/// Reads `text`, one JSON value, as a message envelope, checking its syntax and depth.
+fn read_message<'t>(text: &'t str, limits: &Limits) -> Result<Read<'t>, SyntaxError> {
+    if JsonKind::of(text.trim_start_matches(WHITESPACE)) != JsonKind::Object {
+        raw(text)?;
         return Ok(Read::NotAnObject);
     }
-    let text = scanner.text();
     let member_depth = limits.max_depth.saturating_sub(1);
     let mut envelope = Box::new(Envelope { too_deep: limits.max_depth == 0, ..Envelope::default() });
-    scanner.read_object(|s, key| {
-        let scan = s.scan_value(member_depth)?;
-        envelope.too_deep |= scan.too_deep;
-        let Some(field) = Field::of(&key.unescape()) else {
-            return Ok(());
+    for_each_member(text, |key, value| {
+        envelope.too_deep = envelope.too_deep || too_deep(value.get(), member_depth);
+        let Some(field) = Field::of(&string(key.get())) else {
+            return;
         };
         if field == Field::Type
-            && scan.kind == JsonKind::String
-            && let Some(found) = MessageType::from_wire(&scan.raw_str(text).unescape())
+            && let Some(found) = type_of(value)
         {
             envelope.message_type.get_or_insert(found);
         }
         let Some(slot) = envelope.slots.get_mut(field as usize) else {
-            return Ok(());
+            return;
         };
         if slot.is_some() {
             envelope.repeated.get_or_insert(field);
         } else {
-            *slot = Some(scan);
+            *slot = Some(value);
         }
-        Ok(())
     })?;
     Ok(Read::Object(envelope))
+}
+
+/// The message type a `type` member names, if it is a string naming one of ours.
+fn type_of(value: &RawValue) -> Option<MessageType> {
+    let text = value.get();
+    (JsonKind::of(text) == JsonKind::String).then(|| MessageType::from_wire(&string(text))).flatten()
 }

@@ -1,9 +1,8 @@
 //! Encoding: each message as compact JSON text, written straight into a `String`. [`JsonText`] pieces (arguments,
-//! results, schemas) are inserted as they are, never parsed again.
+//! results, schemas) are inserted as they are, never parsed again; strings are escaped by serde_json.
 
 use super::json_text::JsonText;
 use super::message::{ExecuteResponse, Message, MessageType, ToolDescriptor};
-use super::text::push_json_string;
 use crate::ids::RequestId;
 use crate::limits::Limits;
 use crate::outcome::{RetryAfter, ToolError};
@@ -52,6 +51,11 @@ impl<'o> Object<'o> {
     fn close(&mut self) {
         self.out.push('}');
     }
+}
+
+/// Appends `text` as a JSON string, quotes included, escaped as serde_json (and `JSON.stringify`) escape it.
+fn push_json_string(out: &mut String, text: &str) {
+    out.push_str(&serde_json::to_string(text).unwrap_or_default());
 }
 
 impl Message {
@@ -249,6 +253,17 @@ pub fn encode_batches(messages: &[Message], limits: &Limits) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::RequestId;
+
+    #[test]
+    fn strings_are_escaped_like_json_stringify() {
+        let error = ToolError::new(crate::outcome::ErrorKind::ToolError, "a\"b\\c\u{1}");
+        let message = Message::from(ExecuteResponse::failure(RequestId::new("c1").unwrap(), error));
+        assert!(message.encode().contains(r#""error":"a\"b\\c\u0001""#), "{}", message.encode());
+        let mut out = String::new();
+        push_json_string(&mut out, "a\"b\\c\nd\u{1}e\u{7f}é\u{2028}");
+        assert_eq!(out, "\"a\\\"b\\\\c\\nd\\u0001e\u{7f}é\u{2028}\"");
+    }
 
     #[test]
     fn numbers_are_written_as_javascript_writes_them() {

@@ -2,8 +2,8 @@
 
 use thiserror::Error;
 
+use super::json::{JsonKind, SyntaxError};
 use super::message::{ExecuteResponse, MessageType};
-use super::scan::{JsonKind, SyntaxError};
 use crate::ids::{IdError, RequestId};
 use crate::outcome::{ErrorKind, ToolError};
 

@@ -4,16 +4,18 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
+use serde_json::value::RawValue;
 use serde_json::{Number, Value};
 
 use super::decode::{Decoded, Envelope, Field, Read, syntax};
 use super::error::{EnvelopeError, FieldProblem, Problem};
+use super::json::{JsonKind, for_each_element, for_each_member, string};
 use super::json_text::JsonText;
 use super::message::{
     CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, MessageType,
     ToolDescriptor,
 };
-use super::scan::{JsonKind, RawStr, Scanner, ValueScan};
+use super::shape::{MAX_NESTING, shape};
 use crate::ids::{RequestId, ToolName};
 use crate::limits::Limits;
 use crate::outcome::{
@@ -21,14 +23,14 @@ use crate::outcome::{
 };
 
 /// Turns a located envelope into a message or a refusal.
-pub(super) fn interpret(text: &str, read: Read, limits: &Limits) -> Result<Decoded, EnvelopeError> {
+pub(super) fn interpret(read: Read<'_>, limits: &Limits) -> Result<Decoded, EnvelopeError> {
     let Read::Object(envelope) = read else {
         return Ok(Decoded::NotOurs);
     };
     let Some(message_type) = envelope.message_type else {
         return Ok(Decoded::NotOurs);
     };
-    let mut cx = Fields { text, envelope: &envelope, limits, message_type, request_id: None };
+    let mut cx = Fields { envelope: &envelope, limits, message_type, request_id: None };
     cx.request_id = cx.request_id().ok();
     if envelope.too_deep {
         return Err(cx.refuse(Problem::TooDeep { limit: limits.max_depth }));
@@ -41,8 +43,7 @@ pub(super) fn interpret(text: &str, read: Read, limits: &Limits) -> Result<Decod
 
 /// Reads the fields of one message of a known type.
 struct Fields<'a, 't> {
-    text: &'t str,
-    envelope: &'a Envelope,
+    envelope: &'a Envelope<'t>,
     limits: &'a Limits,
     message_type: MessageType,
     request_id: Option<RequestId>,
@@ -95,28 +96,24 @@ impl<'t> Fields<'_, 't> {
     }
 
     /// The field's value, absent or not.
-    fn slot(&self, field: Field) -> Option<&ValueScan> {
-        self.envelope.slots.get(field as usize).and_then(Option::as_ref)
+    fn slot(&self, field: Field) -> Option<&'t RawValue> {
+        self.envelope.slots.get(field as usize).copied().flatten()
     }
 
     /// The field's value, unless it is absent or `null`.
-    fn present(&self, field: Field) -> Option<&ValueScan> {
-        self.slot(field).filter(|scan| scan.kind != JsonKind::Null)
+    fn present(&self, field: Field) -> Option<&'t RawValue> {
+        self.slot(field).filter(|value| kind(value) != JsonKind::Null)
     }
 
-    fn require(&self, field: Field) -> Result<&ValueScan, EnvelopeError> {
+    fn require(&self, field: Field) -> Result<&'t RawValue, EnvelopeError> {
         self.slot(field).ok_or_else(|| self.fail(field.name(), FieldProblem::Missing))
     }
 
-    fn string(&self, path: &str, scan: &ValueScan) -> Result<Cow<'t, str>, EnvelopeError> {
-        self.raw(path, scan).map(RawStr::unescape)
-    }
-
-    fn raw(&self, path: &str, scan: &ValueScan) -> Result<RawStr<'t>, EnvelopeError> {
-        if scan.kind != JsonKind::String {
-            return Err(self.fail(path, FieldProblem::WrongType { expected: "a string", found: scan.kind }));
+    fn string(&self, path: &str, value: &'t RawValue) -> Result<Cow<'t, str>, EnvelopeError> {
+        match kind(value) {
+            JsonKind::String => Ok(string(value.get())),
+            found => Err(self.fail(path, FieldProblem::WrongType { expected: "a string", found })),
         }
-        Ok(scan.raw_str(self.text))
     }
 
     fn request_id(&self) -> Result<RequestId, EnvelopeError> {
@@ -125,7 +122,7 @@ impl<'t> Fields<'_, 't> {
         RequestId::new(text).map_err(|e| self.fail(path, FieldProblem::Id(e)))
     }
 
-    fn tool_name(&self, path: &str, scan: &ValueScan) -> Result<ToolName, EnvelopeError> {
+    fn tool_name(&self, path: &str, scan: &'t RawValue) -> Result<ToolName, EnvelopeError> {
         ToolName::new(self.string(path, scan)?).map_err(|e| self.fail(path, FieldProblem::Id(e)))
     }
 
@@ -136,21 +133,19 @@ impl<'t> Fields<'_, 't> {
 
     /// A flag such as `"bridge": 1`: `true` or the number 1; anything else (or nothing) is `false`.
     fn flag(&self, field: Field) -> bool {
-        self.slot(field).is_some_and(|scan| match scan.kind {
-            JsonKind::Bool => scan.slice(self.text) == "true",
-            JsonKind::Number => scan.slice(self.text).parse::<f64>() == Ok(1.0),
+        self.slot(field).is_some_and(|value| match kind(value) {
+            JsonKind::Bool => value.get() == "true",
+            JsonKind::Number => value.get().parse::<f64>() == Ok(1.0),
             _ => false,
         })
     }
 
     fn boolean(&self, field: Field) -> Result<bool, EnvelopeError> {
-        let scan = self.require(field)?;
-        if scan.kind != JsonKind::Bool {
-            return Err(
-                self.fail(field.name(), FieldProblem::WrongType { expected: "true or false", found: scan.kind })
-            );
+        let value = self.require(field)?;
+        match kind(value) {
+            JsonKind::Bool => Ok(value.get() == "true"),
+            found => Err(self.fail(field.name(), FieldProblem::WrongType { expected: "true or false", found })),
         }
-        Ok(scan.slice(self.text) == "true")
     }
 
     fn args(&self) -> Result<JsonText, EnvelopeError> {
@@ -168,23 +163,31 @@ impl<'t> Fields<'_, 't> {
 
     /// An object, or a string holding a JSON object, at `depth` inside the message; with the path of its first
     /// `__proto__` key, if any.
-    fn object(&self, path: &str, scan: &ValueScan, depth: usize) -> Result<(JsonText, Option<String>), EnvelopeError> {
-        match scan.kind {
-            JsonKind::Object => Ok((JsonText::from_scan(self.text, scan), scan.proto_path.clone())),
+    fn object(
+        &self,
+        path: &str,
+        value: &'t RawValue,
+        depth: usize,
+    ) -> Result<(JsonText, Option<String>), EnvelopeError> {
+        match kind(value) {
+            JsonKind::Object => {
+                // The envelope's depth has been measured: only the `__proto__` key is looked for.
+                let proto_path = shape(value.get(), MAX_NESTING).proto_path;
+                Ok((JsonText::from_checked(value.get(), proto_path.is_some()), proto_path))
+            }
             JsonKind::String => {
-                let inner = scan.raw_str(self.text).unescape();
-                let mut scanner = Scanner::new(&inner);
-                let inner_scan = scanner
-                    .scan_value(self.limits.max_depth.saturating_sub(depth))
-                    .and_then(|found| scanner.finish().map(|()| found))
-                    .map_err(|e| self.fail(path, FieldProblem::EmbeddedSyntax(e)))?;
-                if inner_scan.too_deep {
+                let inner = string(value.get());
+                let inner = super::json::raw(&inner).map_err(|e| self.fail(path, FieldProblem::EmbeddedSyntax(e)))?;
+                let found = shape(inner.get(), self.limits.max_depth.saturating_sub(depth));
+                if found.too_deep {
                     return Err(self.refuse(Problem::TooDeep { limit: self.limits.max_depth }));
                 }
-                if inner_scan.kind != JsonKind::Object {
-                    return Err(self.fail(path, FieldProblem::EmbeddedNotObject { found: inner_scan.kind }));
+                match kind(inner) {
+                    JsonKind::Object => {
+                        Ok((JsonText::from_checked(inner.get(), found.proto_path.is_some()), found.proto_path))
+                    }
+                    found => Err(self.fail(path, FieldProblem::EmbeddedNotObject { found })),
                 }
-                Ok((JsonText::from_scan(&inner, &inner_scan), inner_scan.proto_path))
             }
             found => Err(self.fail(
                 path,
@@ -196,21 +199,20 @@ impl<'t> Fields<'_, 't> {
     fn outcome(&self) -> Result<Result<JsonText, ToolError>, EnvelopeError> {
         if self.boolean(Field::Success)? {
             return Ok(Ok(match self.slot(Field::Result) {
-                Some(scan) => JsonText::from_scan(self.text, scan),
+                Some(result) => {
+                    let has_proto_key = shape(result.get(), MAX_NESTING).proto_path.is_some();
+                    JsonText::from_checked(result.get(), has_proto_key)
+                }
                 None => JsonText::null(),
             }));
         }
         let message = self.string(Field::Error.name(), self.require(Field::Error)?)?;
-        let kind = match self.slot(Field::Code).map(|scan| (scan.kind, scan)) {
-            Some((JsonKind::String, scan)) => ErrorKind::from_provider(&scan.raw_str(self.text).unescape()),
-            _ => ErrorKind::ToolError,
-        };
-        let name = match self.slot(Field::ErrorName) {
-            Some(scan) if scan.kind == JsonKind::String => standard_error_name(&scan.raw_str(self.text).unescape()),
-            _ => None,
-        };
+        let code = self.slot(Field::Code).filter(|code| kind(code) == JsonKind::String);
+        let error_kind = code.map_or(ErrorKind::ToolError, |code| ErrorKind::from_provider(&string(code.get())));
+        let name = self.slot(Field::ErrorName).filter(|name| kind(name) == JsonKind::String);
+        let name = name.and_then(|name| standard_error_name(&string(name.get())));
         Ok(Err(ToolError {
-            kind,
+            kind: error_kind,
             message: cap_message(&message, self.limits.max_error_message_chars),
             name,
             status: self.scalar(Field::Status).as_ref().and_then(status_from_json),
@@ -220,12 +222,10 @@ impl<'t> Fields<'_, 't> {
 
     /// A number or a short string as a `Value`, for the outcome rules; anything else is `None`.
     fn scalar(&self, field: Field) -> Option<Value> {
-        let scan = self.slot(field)?;
-        match scan.kind {
-            JsonKind::Number => number_value(scan.slice(self.text)),
-            JsonKind::String if scan.end - scan.start <= 66 => {
-                Some(Value::String(scan.raw_str(self.text).unescape().into_owned()))
-            }
+        let value = self.slot(field)?;
+        match kind(value) {
+            JsonKind::Number => number_value(value.get()),
+            JsonKind::String if value.get().len() <= 66 => Some(Value::String(string(value.get()).into_owned())),
             _ => None,
         }
     }
@@ -247,22 +247,12 @@ impl<'t> Fields<'_, 't> {
     }
 
     /// The elements of an array field, at most `limit` of them.
-    fn elements(&self, path: &str, scan: &ValueScan, limit: usize) -> Result<Vec<ValueScan>, EnvelopeError> {
-        if scan.kind != JsonKind::Array {
-            return Err(self.fail(path, FieldProblem::WrongType { expected: "an array", found: scan.kind }));
+    fn elements(&self, path: &str, value: &'t RawValue, limit: usize) -> Result<Vec<&'t RawValue>, EnvelopeError> {
+        if kind(value) != JsonKind::Array {
+            return Err(self.fail(path, FieldProblem::WrongType { expected: "an array", found: kind(value) }));
         }
         let mut elements = Vec::new();
-        let mut count = 0;
-        Scanner::at(self.text, scan.start)
-            .read_array(|s| {
-                let element = s.scan_value(self.limits.max_depth)?;
-                count += 1;
-                if count <= limit {
-                    elements.push(element);
-                }
-                Ok(())
-            })
-            .map_err(syntax)?;
+        let count = for_each_element(value.get(), limit, |element| elements.push(element)).map_err(syntax)?;
         if count > limit {
             return Err(self.fail(path, FieldProblem::TooMany { count, limit }));
         }
@@ -298,32 +288,29 @@ impl<'t> Fields<'_, 't> {
         Ok(tools)
     }
 
-    fn tool(&self, path: &str, scan: &ValueScan) -> Result<ToolDescriptor, EnvelopeError> {
+    fn tool(&self, path: &str, tool: &'t RawValue) -> Result<ToolDescriptor, EnvelopeError> {
         const KEYS: [&str; 5] = ["name", "description", "inputSchema", "origin", "annotations"];
-        if scan.kind != JsonKind::Object {
-            return Err(self.fail(path, FieldProblem::WrongType { expected: "an object", found: scan.kind }));
+        if kind(tool) != JsonKind::Object {
+            return Err(self.fail(path, FieldProblem::WrongType { expected: "an object", found: kind(tool) }));
         }
-        let mut slots: [Option<ValueScan>; 5] = Default::default();
+        let mut slots: [Option<&'t RawValue>; 5] = Default::default();
         let mut repeated = None;
-        Scanner::at(self.text, scan.start)
-            .read_object(|s, key| {
-                let value = s.scan_value(self.limits.max_depth)?;
-                let key = key.unescape();
-                if let Some(at) = KEYS.iter().position(|k| *k == key) {
-                    match &slots[at] {
-                        Some(_) => repeated = repeated.or(Some(at)),
-                        None => slots[at] = Some(value),
-                    }
+        for_each_member(tool.get(), |key, value| {
+            let key = string(key.get());
+            if let Some(at) = KEYS.iter().position(|k| *k == key) {
+                match &slots[at] {
+                    Some(_) => repeated = repeated.or(Some(at)),
+                    None => slots[at] = Some(value),
                 }
-                Ok(())
-            })
-            .map_err(syntax)?;
+            }
+        })
+        .map_err(syntax)?;
         let field = |at: usize| format!("{path}.{}", KEYS[at]);
         if let Some(at) = repeated {
             return Err(self.fail(field(at), FieldProblem::Repeated));
         }
-        let present = |at: usize| slots[at].as_ref().filter(|s| s.kind != JsonKind::Null);
-        let name_scan = slots[0].as_ref().ok_or_else(|| self.fail(field(0), FieldProblem::Missing))?;
+        let present = |at: usize| slots[at].filter(|value| kind(value) != JsonKind::Null);
+        let name_scan = slots[0].ok_or_else(|| self.fail(field(0), FieldProblem::Missing))?;
         let name = self.tool_name(&field(0), name_scan)?;
         let description = match present(1) {
             Some(scan) => {
@@ -341,13 +328,15 @@ impl<'t> Fields<'_, 't> {
             Some(scan) => Some(self.object(&field(2), scan, TOOL_FIELD_DEPTH)?.0),
             None => None,
         };
-        let origin = present(3)
-            .filter(|scan| scan.kind == JsonKind::String)
-            .map(|scan| scan.raw_str(self.text).unescape().into_owned());
+        let origin =
+            present(3).filter(|value| kind(value) == JsonKind::String).map(|value| string(value.get()).into_owned());
         let annotations = match present(4) {
-            Some(scan) if scan.kind == JsonKind::Object => Some(JsonText::from_scan(self.text, scan)),
-            Some(scan) => {
-                return Err(self.fail(field(4), FieldProblem::WrongType { expected: "an object", found: scan.kind }));
+            Some(value) if kind(value) == JsonKind::Object => {
+                let has_proto_key = shape(value.get(), MAX_NESTING).proto_path.is_some();
+                Some(JsonText::from_checked(value.get(), has_proto_key))
+            }
+            Some(value) => {
+                return Err(self.fail(field(4), FieldProblem::WrongType { expected: "an object", found: kind(value) }));
             }
             None => None,
         };
@@ -355,17 +344,20 @@ impl<'t> Fields<'_, 't> {
     }
 }
 
-/// A JSON number's text as a `Value`: integers exactly, other numbers correctly rounded to `f64`.
+/// A JSON number's text as a `Value`: integers exactly, other numbers correctly rounded to `f64` (serde_json's
+/// default float parsing may land one unit in the last place away, and a `retryAfter` must survive a round trip).
 fn number_value(text: &str) -> Option<Value> {
-    if !text.contains(['.', 'e', 'E']) {
-        if let Ok(n) = text.parse::<u64>() {
-            return Some(Value::from(n));
-        }
-        if let Ok(n) = text.parse::<i64>() {
-            return Some(Value::from(n));
-        }
+    if !text.contains(['.', 'e', 'E'])
+        && let Ok(value) = serde_json::from_str::<Value>(text)
+    {
+        return Some(value);
     }
     text.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number)
+}
+
+/// The kind of a value serde_json has checked.
+fn kind(value: &RawValue) -> JsonKind {
+    JsonKind::of(value.get())
 }
 
 /// Cuts an error message to `limit` characters (never more than the crate-wide cap), marking a cut with `…`.

@@ -5,8 +5,8 @@ use std::fmt;
 use serde_json::Value;
 use thiserror::Error;
 
-use super::scan::{JsonKind, Scanner, SyntaxError, ValueScan};
-use super::text::write_value;
+use super::json::{JsonKind, SyntaxError, raw};
+use super::shape::{MAX_NESTING, shape};
 use crate::limits::Limits;
 
 /// Why a text was refused as a [`JsonText`].
@@ -21,7 +21,7 @@ pub enum JsonError {
         /// The largest size allowed.
         limit: usize,
     },
-    /// Arrays and objects nest deeper than the limit.
+    /// Arrays and objects nest deeper than the limit (which is never more than 128, serde_json's own).
     #[error("nesting deeper than {limit} levels")]
     TooDeep {
         /// The deepest nesting allowed.
@@ -34,7 +34,7 @@ pub enum JsonError {
 
 /// A `String` known to hold exactly one valid JSON value (surrounding whitespace removed).
 ///
-/// Arguments, results, input schemas and annotations travel as `JsonText`: the scanner checks them once, and
+/// Arguments, results, input schemas and annotations travel as `JsonText`: serde_json checks them once, and
 /// encoding inserts them as they are, so a 64 KiB result is copied, never parsed into a tree and printed again.
 /// Numbers keep their exact digits.
 ///
@@ -65,18 +65,17 @@ impl JsonText {
         if text.len() > max_bytes {
             return Err(JsonError::TooLarge { bytes: text.len(), limit: max_bytes });
         }
-        let mut scanner = Scanner::new(text);
-        let scan = scanner.scan_value(max_depth)?;
-        scanner.finish()?;
-        if scan.too_deep {
-            return Err(JsonError::TooDeep { limit: max_depth });
+        let value = raw(text)?.get();
+        let found = shape(value, max_depth);
+        if found.too_deep {
+            return Err(JsonError::TooDeep { limit: max_depth.min(MAX_NESTING) });
         }
-        Ok(Self::from_scan(text, &scan))
+        Ok(Self { text: value.to_owned(), has_proto_key: found.proto_path.is_some() })
     }
 
-    /// The value a scanner has checked.
-    pub(crate) fn from_scan(text: &str, scan: &ValueScan) -> Self {
-        Self { text: scan.slice(text).to_owned(), has_proto_key: scan.proto_path.is_some() }
+    /// Wraps `text`, one valid JSON value without surrounding whitespace, whose `__proto__` key is known.
+    pub(crate) fn from_checked(text: &str, has_proto_key: bool) -> Self {
+        Self { text: text.to_owned(), has_proto_key }
     }
 
     /// Wraps text the crate has just written as valid JSON.
@@ -84,10 +83,11 @@ impl JsonText {
         Self { text, has_proto_key }
     }
 
-    /// The compact JSON text of `value` (as `serde_json::to_string` writes it), at any depth.
+    /// The compact JSON text of `value`, as `serde_json::to_string` writes it.
     pub fn from_value(value: &Value) -> Self {
-        let mut text = String::new();
-        let has_proto_key = write_value(&mut text, value);
+        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+        // serde_json writes `_` as it is, so a `__proto__` key shows in the text.
+        let has_proto_key = text.contains("\"__proto__\"") && has_proto_key(value);
         Self { text, has_proto_key }
     }
 
@@ -121,14 +121,7 @@ impl JsonText {
 
     /// What kind of value the text holds.
     pub fn kind(&self) -> JsonKind {
-        match self.text.as_bytes().first() {
-            Some(b'{') => JsonKind::Object,
-            Some(b'[') => JsonKind::Array,
-            Some(b'"') => JsonKind::String,
-            Some(b't' | b'f') => JsonKind::Bool,
-            Some(b'n') => JsonKind::Null,
-            _ => JsonKind::Number,
-        }
+        JsonKind::of(&self.text)
     }
 
     /// Whether the value is an object.
@@ -140,6 +133,20 @@ impl JsonText {
     pub fn has_proto_key(&self) -> bool {
         self.has_proto_key
     }
+}
+
+/// Whether some object in `value` has the key `__proto__` (without recursion: a `Value` may be deep).
+fn has_proto_key(value: &Value) -> bool {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) if map.contains_key("__proto__") => return true,
+            Value::Object(map) => pending.extend(map.values()),
+            _ => {}
+        }
+    }
+    false
 }
 
 impl fmt::Display for JsonText {
@@ -159,6 +166,17 @@ mod tests {
         let text = JsonText::parse(" [0.9333333333333335, 1E2, \"\\u00e9\"]\n", &limits).unwrap();
         assert_eq!(text.as_str(), "[0.9333333333333335, 1E2, \"\\u00e9\"]");
         assert_eq!(text.kind(), JsonKind::Array);
+        for (text, kind) in [
+            ("null", JsonKind::Null),
+            (" true ", JsonKind::Bool),
+            ("-0.5e+3", JsonKind::Number),
+            ("\"a\\u00e9\\n\"", JsonKind::String),
+            ("[1,[2,{}],[]]", JsonKind::Array),
+            ("{\"a\":{\"b\":[null]}}", JsonKind::Object),
+        ] {
+            let parsed = JsonText::parse(text, &limits).unwrap();
+            assert_eq!((parsed.kind(), parsed.as_str()), (kind, text.trim()), "{text}");
+        }
     }
 
     #[test]
@@ -170,6 +188,10 @@ mod tests {
             JsonText::parse("[1] x", &limits).unwrap_err().to_string(),
             "not valid JSON: expected the end of the text at byte 4, found 'x'"
         );
+        let deep = Limits { max_depth: usize::MAX, ..Limits::default() };
+        let nested = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        assert!(JsonText::parse(&nested(128), &deep).is_ok());
+        assert_eq!(JsonText::parse(&nested(129), &deep), Err(JsonError::TooDeep { limit: 128 }));
     }
 
     #[test]

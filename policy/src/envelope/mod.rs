@@ -34,26 +34,29 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Payloads (arguments, results, schemas) are [`JsonText`]: scanned once without building a tree, copied as
-//! text, and inserted as they are when encoding, so their numbers keep their exact digits.
+//! One JSON implementation: serde_json. Payloads (arguments, results, schemas) are [`JsonText`]: checked once by
+//! serde_json and kept as `RawValue` slices without building a tree, copied as text, and inserted as they are
+//! when encoding, so their numbers keep their exact digits. Nesting is limited to `Limits::max_depth` levels and
+//! never more than 128 (serde_json's own limit), whatever the limit says.
 
 mod build;
 mod decode;
 mod encode;
 mod error;
 mod fields;
+mod json;
 mod json_text;
 mod message;
-mod scan;
-mod text;
+mod shape;
 
+pub(crate) use build::truncated;
 pub use build::{ThrownError, cap_result};
 pub use decode::{Decoded, decode, decode_batch, decode_value};
 pub use encode::{encode_batch, encode_batches};
 pub use error::{EnvelopeError, ErrorCategory, FieldProblem, Problem};
+pub use json::{JsonKind, SyntaxError};
 pub use json_text::{JsonError, JsonText};
 pub use message::{
     CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, MessageType,
     ToolDescriptor,
 };
-pub use scan::{JsonKind, SyntaxError};

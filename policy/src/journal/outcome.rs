@@ -129,32 +129,9 @@ pub const TRUNCATED_WRAPPER_CHARS: usize = 31;
 
 /// Keeps `result` when it has at most `cap` characters; otherwise returns `{"truncated":true,"preview":"…"}`
 /// whose preview is the longest start of `result` that keeps the whole text within `cap` characters (or within
-/// [`TRUNCATED_WRAPPER_CHARS`] when `cap` is smaller than that).
+/// [`TRUNCATED_WRAPPER_CHARS`] when `cap` is smaller than that). The same rule as [`crate::envelope::cap_result`].
 pub fn cap_result(result: String, cap: usize) -> String {
-    if result.chars().count() <= cap {
-        return result;
-    }
-    let mut budget = cap.saturating_sub(TRUNCATED_WRAPPER_CHARS);
-    let mut end = 0;
-    for (at, c) in result.char_indices() {
-        let cost = escaped_chars(c);
-        if cost > budget {
-            break;
-        }
-        budget -= cost;
-        end = at + c.len_utf8();
-    }
-    let preview = serde_json::Value::String(result[..end].to_owned());
-    format!("{{\"truncated\":true,\"preview\":{preview}}}")
-}
-
-/// How many characters `c` takes inside a JSON string as serde_json writes it.
-fn escaped_chars(c: char) -> usize {
-    match c {
-        '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
-        c if (c as u32) < 0x20 => 6,
-        _ => 1,
-    }
+    crate::envelope::truncated(&result, cap).unwrap_or(result)
 }
 
 /// Keeps an error within the protocol's rules: a capped message, a standard name, a status from 100 to 599 and a
