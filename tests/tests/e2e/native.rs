@@ -40,7 +40,7 @@ pub fn cases() -> Vec<Case> {
 
 /// Runs `body` with a copy of `t` whose session is a Chromium with native WebMCP of its own; closes that session,
 /// then its chromedriver (by PID).
-async fn in_native_chromium<F, Fut>(t: Ctx, body: F) -> E2eResult<()>
+pub(crate) async fn in_native_chromium<F, Fut>(t: Ctx, body: F) -> E2eResult<()>
 where
     F: FnOnce(Ctx) -> Fut,
     Fut: Future<Output = E2eResult<()>>,
@@ -551,7 +551,7 @@ return tools.map((tool) => [tool.name, tool.path ?? null]).sort();
 /// WebMCP only (its tools registered with `document.modelContext`, exposed to the shop), `#b` runs the bridge. The
 /// shop lists each tool once, the native-only frame's on native's path and the bridge frame's on the bridge's
 /// (which native reaches too); a call on native's path resolves with the same kind of value as on the bridge's
-/// (an object, not JSON text), a thrown error is native's UnknownError there, and keeps status and retryAfter on
+/// (a string, the result's JSON text, which the peer page's describeOutcome requires and parses), a thrown error is native's UnknownError there, and keeps status and retryAfter on
 /// the bridge's path.
 pub async fn a_bridge_page_lists_and_calls_a_native_only_frame(t: Ctx) -> E2eResult<()> {
     in_native_chromium(t, |t| async move {
@@ -623,7 +623,7 @@ pub async fn a_native_only_frame_lists_and_calls_a_bridge_host(t: Ctx) -> E2eRes
         let listed = js(&t, widget, "return await e2e.list({ fromOrigins: ['shop'] });", vec![]).await?;
         check_eq(listed, listing(&[("host_busy", &shop), ("host_double", &shop)]), "the shop's tools, natively")?;
         let doubled = js(&t, widget, "return await e2e.call('host_double', { x: 21 });", vec![]).await?;
-        check_eq(doubled, json!({ "ok": true, "value": "{\"doubled\":42}" }), "host_double through native")?;
+        check_eq(doubled, json!({ "ok": true, "value": { "doubled": 42 } }), "host_double through native")?;
         let busy = js(&t, widget, "return await e2e.call('host_busy', {});", vec![]).await?;
         check(busy["ok"] == json!(false) && busy["name"] == json!("UnknownError"), || {
             format!("host_busy through native: expected native's UnknownError, got {busy}")
@@ -634,7 +634,7 @@ pub async fn a_native_only_frame_lists_and_calls_a_bridge_host(t: Ctx) -> E2eRes
 
 /// The reverse roles of `a_bridge_page_lists_and_calls_a_native_only_frame`: the shop runs native WebMCP only (its
 /// tools exposed to the widget), the widget iframe (`allow="tools *"`) runs the bridge and lists them on native's
-/// path, with results of the bridge's kind (an object) and native's UnknownError for a thrown error.
+/// path, with results of the bridge's kind (JSON text, as native gives) and native's UnknownError for a thrown error.
 pub async fn a_bridge_frame_lists_and_calls_a_native_only_host(t: Ctx) -> E2eResult<()> {
     in_native_chromium(t, |t| async move {
         open_top(&t, Site::Shop, &peer_path("native", &[Site::Widget])).await?;
@@ -676,7 +676,7 @@ pub async fn a_native_only_host_lists_and_calls_a_bridge_frame(t: Ctx) -> E2eRes
             "the widget's tools, natively",
         )?;
         let doubled = js(&t, Page::Top, "return await e2e.call('frame_double', { x: 21 });", vec![]).await?;
-        check_eq(doubled, json!({ "ok": true, "value": "{\"doubled\":42}" }), "frame_double through native")?;
+        check_eq(doubled, json!({ "ok": true, "value": { "doubled": 42 } }), "frame_double through native")?;
         let busy = js(&t, Page::Top, "return await e2e.call('frame_busy', {});", vec![]).await?;
         check(busy["ok"] == json!(false) && busy["name"] == json!("UnknownError"), || {
             format!("frame_busy through native: expected native's UnknownError, got {busy}")
