@@ -16,7 +16,7 @@ export class ToolResultEvent extends Event {
   get origin() { return this.#detail.origin; }
   /** "completed", "failed", "stopped" or "interrupted". */
   get status() { return this.#detail.status; }
-  /** The result, when the status is "completed". */
+  /** The result, when the status is "completed": the string executeTool resolved with (an object's JSON text). */
   get result() { return this.#detail.result; }
   /** The Error, for any other status. */
   get error() { return this.#detail.error; }
@@ -46,6 +46,29 @@ export class ToolStatusEvent extends Event {
   get durationMs() { return this.#detail.durationMs; }
 }
 
+// `toolactivated` and `toolcancel`, as native fires them at its ModelContext (docs/native.md): of the browser's own
+// classes (ToolActivatedEvent, ToolCancelEvent) where it has them, else of this one; `toolName` either way. Not
+// bubbling, not cancelable, and never trusted (script cannot make a trusted event).
+export class ToolEvent extends Event {
+  #toolName;
+  constructor(type, init = {}) {
+    super(type);
+    this.#toolName = typeof init.toolName === "string" ? init.toolName : "";
+  }
+  /** The name of the tool the call runs. */
+  get toolName() { return this.#toolName; }
+}
+
+function toolEvent(type, toolName) {
+  const NativeEvent = type === "toolactivated" ? globalThis.ToolActivatedEvent : globalThis.ToolCancelEvent;
+  if (typeof NativeEvent === "function") {
+    try {
+      return new NativeEvent(type, { toolName });
+    } catch {}
+  }
+  return new ToolEvent(type, { toolName });
+}
+
 function handlerProperty(target, type) {
   let current = null;
   return {
@@ -66,6 +89,8 @@ export class ModelContext extends EventTarget {
   #ontoolchange = handlerProperty(this, "toolchange");
   #ontoolresult = handlerProperty(this, "toolresult");
   #ontoolstatus = handlerProperty(this, "toolstatus");
+  #ontoolactivated = handlerProperty(this, "toolactivated");
+  #ontoolcancel = handlerProperty(this, "toolcancel");
 
   constructor(handle) {
     super();
@@ -84,6 +109,10 @@ export class ModelContext extends EventTarget {
   set ontoolresult(handler) { this.#ontoolresult.set(handler); }
   get ontoolstatus() { return this.#ontoolstatus.get(); }
   set ontoolstatus(handler) { this.#ontoolstatus.set(handler); }
+  get ontoolactivated() { return this.#ontoolactivated.get(); }
+  set ontoolactivated(handler) { this.#ontoolactivated.set(handler); }
+  get ontoolcancel() { return this.#ontoolcancel.get(); }
+  set ontoolcancel(handler) { this.#ontoolcancel.set(handler); }
 }
 
 export function makeModelContext(handle) {
@@ -127,6 +156,15 @@ export function makeError(message, name, code, status, retryAfter) {
   if (code) error.code = code;
   if (status !== undefined) error.status = status;
   if (retryAfter !== undefined) error.retryAfter = retryAfter;
+  return error;
+}
+
+// A DOMException of the name native WebMCP rejects with (DataError, InvalidStateError, UnknownError), with the
+// bridge's `code` as an own property when given: DOMException's own `code` is a read-only number on its prototype,
+// which this shadows.
+export function makeDomException(message, name, code) {
+  const error = new DOMException(message, name);
+  if (code) Object.defineProperty(error, "code", { value: code, enumerable: true, writable: true, configurable: true });
   return error;
 }
 
@@ -403,12 +441,23 @@ let settleTool = () => {};
 export function setToolSettler(callback) {
   settleTool = callback;
 }
-// A call stopped before its turn came (its cancel arrived in the same batch as its request) never starts.
+// A call stopped before its turn came (its cancel arrived in the same batch as its request) never starts. As native
+// does, the page's ModelContext hears `toolactivated` once the tool has started, and `toolcancel` when the call is
+// stopped while it runs (after its signal aborted, and after the caller's promise rejected).
 export function runTool(token, execute, thisArg, argsText, signal) {
   Promise.resolve()
     .then(() => {
       if (signal.aborted) throw signal.reason;
-      return execute.call(thisArg, JSON.parse(argsText), { signal });
+      const running = execute.call(thisArg, JSON.parse(argsText), { signal });
+      const context = installedBridge();
+      const toolName = typeof thisArg?.name === "string" ? thisArg.name : "";
+      if (context instanceof EventTarget) {
+        const cancelled = () => context.dispatchEvent(toolEvent("toolcancel", toolName));
+        signal.addEventListener("abort", cancelled, { once: true });
+        Promise.resolve(running).finally(() => signal.removeEventListener("abort", cancelled)).catch(() => {});
+        context.dispatchEvent(toolEvent("toolactivated", toolName));
+      }
+      return running;
     })
     .then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
 }
@@ -549,18 +598,6 @@ export function nativeToolOf(tool) {
   }
 }
 
-// A native result as the bridge's path gives it: native resolves with the result's JSON text ("undefined" for
-// undefined), which is parsed back (without "__proto__" keys); text that is not JSON is given as it is.
-function nativeResult(text) {
-  if (typeof text !== "string") return text ?? null;
-  if (text === "undefined") return null;
-  try {
-    return parseWithoutProtoKeys(text);
-  } catch {
-    return text;
-  }
-}
-
 // Calls a tool on native's path. An abort rejects with the signal's reason, as on the bridge's path; any other
 // refusal becomes an Error with native's name and message, and code "tool_error" for native's UnknownError (every
 // error the tool throws: native keeps neither its message, nor status, nor retryAfter), "refused" otherwise.
@@ -575,10 +612,14 @@ export function executeNative(native, tool, input, signal) {
     const aborted = new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
     call = Promise.race([call, aborted]);
   }
-  return call.then(nativeResult, (error) => {
+  // Native resolves with a string (an object result's JSON text), as the bridge's path does: passed on as it is.
+  return call.then((text) => (typeof text === "string" ? text : String(text)), (error) => {
     if (signal?.aborted) throw signal.reason;
     const name = typeof error?.name === "string" ? error.name : "Error";
     const message = typeof error?.message === "string" ? error.message : String(error);
-    throw makeError(message, name, name === "UnknownError" ? "tool_error" : "refused");
+    const code = name === "UnknownError" ? "tool_error" : "refused";
+    // Native's DOMException (UnknownError, TypeError's siblings) is passed on as the same kind of error.
+    if (error instanceof DOMException) throw makeDomException(message, name, code);
+    throw makeError(message, name, code);
   });
 }

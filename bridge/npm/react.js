@@ -27,7 +27,8 @@ export function useTool(tool, options = {}) {
       );
     }
     const controller = new AbortController();
-    target.registerTool(
+    // registerTool returns a promise, as native WebMCP's: a refusal (a duplicate name, a mistyped field) rejects it.
+    const registered = target.registerTool(
       {
         name,
         description,
@@ -38,6 +39,7 @@ export function useTool(tool, options = {}) {
       },
       { signal: controller.signal, exposedTo, allowWildcards },
     );
+    Promise.resolve(registered).catch((error) => console.error(`useTool(${name}): the tool was not registered:`, error));
     return () => controller.abort();
   }, [modelContext, enabled, name, description, inputSchema, annotations, validateArgs, exposedTo, allowWildcards]);
 }

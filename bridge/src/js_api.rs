@@ -8,6 +8,7 @@ use webmcp_policy::{ArgSchema, JsonText, ParseOptions, ToolName};
 use crate::driver::{Driver, Handler, Waiter, with_driver};
 use crate::install::install_core;
 use crate::options::{get, origin_list};
+use crate::user::make_dom_exception;
 use crate::{BridgeError, BridgeOptions, CallOptions, console, js};
 
 /// Installs the bridge in this page and returns its `document.modelContext` (defined on `document` where the page
@@ -78,18 +79,41 @@ pub struct BridgeHandle {}
 
 #[wasm_bindgen]
 impl BridgeHandle {
-    /// `ModelContext.registerTool(tool, options)`.
+    /// `ModelContext.registerTool(tool, options)`: a promise, as native's (docs/native.md). It resolves with
+    /// `undefined` once the tool is registered (before `registerTool` returns); it rejects, as native does, with a
+    /// `TypeError` for a tool that lacks a field or has one of the wrong kind, a `DOMException` `InvalidStateError`
+    /// for a name already registered, a name that is not a tool name or an empty description, and the signal's
+    /// reason for a signal already aborted.
     #[wasm_bindgen(js_name = registerTool)]
-    pub fn register_tool(&self, tool: JsValue, options: JsValue) -> Result<(), JsValue> {
-        let (spec, handler) = local_tool(&tool, &options).map_err(to_js_error)?;
-        let signal = get(&options, "signal").dyn_into::<web_sys::AbortSignal>().ok();
-        if signal.as_ref().is_some_and(web_sys::AbortSignal::aborted) {
-            return Ok(());
+    pub fn register_tool(&self, tool: JsValue, options: JsValue) -> js_sys::Promise {
+        let invalid_state = |message: String| make_dom_exception(&message, "InvalidStateError", "");
+        let name = get(&tool, "name").as_string();
+        if let Some(Err(error)) = name.clone().map(ToolName::new) {
+            return js_sys::Promise::reject(&invalid_state(format!("registerTool: invalid tool name: {error}")));
         }
-        with_driver(|driver| driver.register(spec, handler, None, signal))
-            .unwrap_or(Err(BridgeError::Unsupported("an installed bridge")))
-            .map(|_| ())
-            .map_err(to_js_error)
+        if tool.is_object() && get(&tool, "description").as_string().is_some_and(|d| d.is_empty()) {
+            let name = name.unwrap_or_default();
+            return js_sys::Promise::reject(&invalid_state(format!(
+                "registerTool({name}): tool.description must not be empty"
+            )));
+        }
+        let (spec, handler) = match local_tool(&tool, &options) {
+            Ok(local) => local,
+            Err(error) => return js_sys::Promise::reject(&to_js_error(error)),
+        };
+        let signal = get(&options, "signal").dyn_into::<web_sys::AbortSignal>().ok();
+        if let Some(signal) = signal.as_ref().filter(|s| s.aborted()) {
+            return js_sys::Promise::reject(&signal.reason());
+        }
+        let registered = with_driver(|driver| driver.register(spec, handler, None, signal))
+            .unwrap_or(Err(BridgeError::Unsupported("an installed bridge")));
+        match registered {
+            Ok(_) => js_sys::Promise::resolve(&JsValue::UNDEFINED),
+            Err(error @ BridgeError::DuplicateTool(_)) => {
+                js_sys::Promise::reject(&invalid_state(format!("registerTool: {error}")))
+            }
+            Err(error) => js_sys::Promise::reject(&to_js_error(error)),
+        }
     }
 
     /// `ModelContext.unregisterTool(name)`.
@@ -137,7 +161,7 @@ impl BridgeHandle {
     #[wasm_bindgen(js_name = executeTool)]
     pub fn execute_tool(&self, tool: JsValue, args: JsValue, options: JsValue) -> js_sys::Promise {
         if let Some(native_tool) = crate::native::native_tool(&tool) {
-            return match (call_args(&args), call_signal(&options)) {
+            return match (call_args(&args, true), call_signal(&options)) {
                 (Err(error), _) | (_, Err(error)) => js_sys::Promise::reject(&error),
                 (Ok(_), Ok(Some(signal))) if signal.aborted() => js_sys::Promise::reject(&signal.reason()),
                 (Ok(args), Ok(signal)) => {
@@ -178,22 +202,39 @@ impl BridgeHandle {
 
 type PreparedCall = ((PeerId, ToolName), JsonText, CallOptions, Option<web_sys::AbortSignal>);
 
-fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<PreparedCall, JsValue> {
-    let name = get(tool, "name")
-        .as_string()
-        .ok_or_else(|| type_error("executeTool(tool, args): tool must be a tool returned by getTools()"))?;
+/// The tool of a call, checked as native checks it (measured, docs/native.md): an object with `name`, `origin` and
+/// `window`, else a `TypeError`. A tool object `getTools()` returned names its window to the bridge; any other
+/// object (a copy, say) is taken for a tool of this page when its `origin` and `window` are this page's and a tool
+/// of its name is registered here, as native takes a copy of its own tool object; else a `TypeError`, as native's
+/// for a made-up tool.
+fn call_target(tool: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
+    let refused =
+        |why: &str| type_error(&format!("executeTool(tool, args): {why}; pass a tool returned by getTools()"));
+    let name = get(tool, "name").as_string().ok_or_else(|| refused("tool must be an object with a name"))?;
     let name = ToolName::new(name).map_err(|e| type_error(&format!("executeTool: {e}")))?;
     let reference = js::tool_ref(tool);
-    let peer = if reference >= 0 {
-        PeerId(reference as u32)
-    } else if with_driver(|driver| driver.read(|session| session.has_tool(name.as_str()))).unwrap_or(false) {
-        PeerId::SELF
+    if reference >= 0 {
+        return Ok((PeerId(reference as u32), name));
+    }
+    let origin = get(tool, "origin").as_string().ok_or_else(|| refused("tool.origin must be a string"))?;
+    let window = get(tool, "window");
+    if window.is_undefined() || window.is_null() {
+        return Err(refused("tool.window must be the window of the tool"));
+    }
+    let own_window = web_sys::window().is_some_and(|w| js_sys::Object::is(&window, &w));
+    let own = with_driver(|driver| {
+        own_window && driver.read(|session| session.config().own_origin == origin && session.has_tool(name.as_str()))
+    });
+    if own.unwrap_or(false) {
+        Ok((PeerId::SELF, name))
     } else {
-        return Err(type_error(&format!(
-            "executeTool: {name} is not a tool of this page; pass a tool returned by getTools()"
-        )));
-    };
-    let args = call_args(args)?;
+        Err(refused(&format!("{name} of {origin} is not a tool this page listed")))
+    }
+}
+
+fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<PreparedCall, JsValue> {
+    let target = call_target(tool)?;
+    let args = call_args(args, false)?;
     let signal = call_signal(options)?;
     let call_id = match get(options, "callId") {
         v if v.is_undefined() || v.is_null() => None,
@@ -212,26 +253,35 @@ fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<Pre
                 as u32,
         ),
     };
-    Ok(((peer, name), args, CallOptions { call_id, timeout_ms }, signal))
+    Ok((target, args, CallOptions { call_id, timeout_ms }, signal))
 }
 
-/// The arguments of `executeTool`, checked: an object (or a string holding a JSON object), as JSON text.
-fn call_args(args: &JsValue) -> Result<JsonText, JsValue> {
+/// The arguments of `executeTool`, checked as native checks them (measured, docs/native.md): left out or
+/// `undefined` they are `{}`; `null`, a number or a boolean is a `TypeError`, and so is an object that JSON cannot
+/// write (its `toJSON` gives `undefined`, a cycle). An array is a `TypeError` on the bridge's path, whose protocol
+/// carries an object; on native's path (`array_ok`) it goes to native, which takes it. A string holding a JSON
+/// object is taken too (the bridge's extension: native refuses every string with a `TypeError`, and so does the
+/// bridge any other string). As JSON text.
+fn call_args(args: &JsValue, array_ok: bool) -> Result<JsonText, JsValue> {
+    if args.is_undefined() {
+        return Ok(JsonText::empty_object());
+    }
     let text = if let Some(text) = args.as_string() {
         text
-    } else if args.is_object() && !js_sys::Array::is_array(args) {
-        js_sys::JSON::stringify(args)
-            .map_err(|e| {
-                type_error(&format!("executeTool: the arguments cannot be written as JSON ({})", console::describe(&e)))
-            })?
-            .into()
+    } else if args.is_object() {
+        let written = js_sys::JSON::stringify(args).map_err(|e| {
+            type_error(&format!("executeTool: the arguments cannot be written as JSON ({})", console::describe(&e)))
+        })?;
+        written.as_string().ok_or_else(|| type_error("executeTool: the arguments cannot be written as JSON"))?
     } else {
         return Err(type_error("executeTool: the arguments must be an object (or a string holding a JSON object)"));
     };
+    let from_string = args.is_string();
     let limits = with_driver(|driver| driver.options.limits.clone()).unwrap_or_default();
     let args = JsonText::parse(&text, &limits).map_err(|e| type_error(&format!("executeTool: the arguments {e}")))?;
-    if !args.is_object() {
-        return Err(type_error("executeTool: the arguments must be a JSON object"));
+    let array_taken = array_ok && !from_string && args.kind() == webmcp_policy::JsonKind::Array;
+    if !args.is_object() && !array_taken {
+        return Err(type_error("executeTool: the arguments must be an object (JSON text of an object)"));
     }
     if args.has_proto_key() {
         return Err(type_error("executeTool: the arguments hold a \"__proto__\" key, which no provider accepts"));
@@ -436,7 +486,8 @@ export interface ToolResultEvent extends Event {
   readonly name: string;
   readonly origin: string;
   readonly status: "completed" | "failed" | "stopped" | "interrupted";
-  readonly result?: unknown;
+  /** The result, as `executeTool` resolved with it: a string (an object result's JSON text). */
+  readonly result?: string;
   readonly error?: ToolCallError;
   readonly durationMs: number;
   /** True when the call settled in a later page than the one that started it. */
@@ -458,10 +509,18 @@ export interface ToolStatusEvent extends Event {
   readonly durationMs?: number;
 }
 
+/** `toolactivated` and `toolcancel`: one of this page's JavaScript tools started running for a call, or that call
+ * was stopped while it ran (as native WebMCP fires them; of the browser's own classes where it has them). */
+export interface ToolActivationEvent extends Event {
+  readonly toolName: string;
+}
+
 /** The events of a `ModelContext`, by type. */
 export interface ModelContextEventMap {
   /** The tools this page can see changed (a window around it registered or unregistered one). */
   toolchange: Event;
+  toolactivated: ToolActivationEvent;
+  toolcancel: ToolActivationEvent;
   toolresult: ToolResultEvent;
   toolstatus: ToolStatusEvent;
 }
@@ -471,25 +530,29 @@ export interface ModelContextEventMap {
 export interface ModelContext extends EventTarget {
   /** Resolves when the bridge is ready: it knows its tab and frame and resumed its journal (an extension). */
   readonly ready: Promise<void>;
+  /** Registers a tool (at once: it is listed before this returns). Resolves with `undefined`, as native WebMCP's;
+   * rejects with a `TypeError` for a missing or mistyped field, a `DOMException` `InvalidStateError` for a name
+   * already registered, an invalid name or an empty description, and the signal's reason when it was already
+   * aborted. */
   registerTool<Args extends object = ToolArgs, Result = unknown>(
     tool: ToolDefinition<Args, Result>,
     options?: RegisterToolOptions,
-  ): void;
+  ): Promise<void>;
   unregisterTool(name: string): boolean;
   /** Lists this page's tools and those of the windows around it (parent, its frames, this page's frames,
    * opener) whose origin is in `fromOrigins`. A window that has not answered within `timeoutMs` is left out: an
    * iframe still loading is listed by a later call. To wait for one, call again on `toolchange` (fired when a
    * window's tools appear), or after the iframe's `load` event plus its own `install()`. */
   getTools(options?: GetToolsOptions): Promise<Tool[]>;
-  /** Calls a tool from getTools. Rejects with a `ToolCallError` (or the signal's reason when aborted). */
-  executeTool<Result = unknown>(
-    tool: Tool,
-    args: object | string,
-    options?: ExecuteToolOptions,
-  ): Promise<Result>;
+  /** Calls a tool from getTools. Resolves, as native WebMCP does, with a string: a string result as it is, any
+   * other result as its JSON text (`JSON.parse` it). Rejects with a `ToolCallError` (or the signal's reason when
+   * aborted). */
+  executeTool(tool: Tool, args?: object | string, options?: ExecuteToolOptions): Promise<string>;
   ontoolchange: ((this: ModelContext, event: Event) => void) | null;
   ontoolresult: ((this: ModelContext, event: ToolResultEvent) => void) | null;
   ontoolstatus: ((this: ModelContext, event: ToolStatusEvent) => void) | null;
+  ontoolactivated: ((this: ModelContext, event: ToolActivationEvent) => void) | null;
+  ontoolcancel: ((this: ModelContext, event: ToolActivationEvent) => void) | null;
   addEventListener<K extends keyof ModelContextEventMap>(
     type: K,
     listener: (this: ModelContext, event: ModelContextEventMap[K]) => unknown,

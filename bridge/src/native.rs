@@ -235,8 +235,8 @@ pub(crate) fn native_tool(tool: &JsValue) -> Option<JsValue> {
 }
 
 #[cfg(feature = "js-api")]
-/// Calls `tool` (native's object) on native's path with `input`; the promise resolves with the result parsed back
-/// from native's JSON text, or rejects as `executeNative` in glue.js says.
+/// Calls `tool` (native's object) on native's path with `input`; the promise resolves with native's string (an
+/// object result's JSON text, as on the bridge's path), or rejects as `executeNative` in glue.js says.
 pub(crate) fn call_native(tool: &JsValue, input: &JsValue, signal: Option<web_sys::AbortSignal>) -> js_sys::Promise {
     match context() {
         Some(native) => execute_native(&native, tool, input, signal),

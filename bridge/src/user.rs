@@ -1,5 +1,5 @@
-//! Values for page code: results from other windows as plain data, and errors that keep a provider's name, status
-//! and retryAfter.
+//! Values for page code: results from other windows as native WebMCP gives them, plain data where a value is
+//! needed, and errors that keep a provider's name, status and retryAfter.
 
 use wasm_bindgen::JsValue;
 use webmcp_policy::ToolError;
@@ -7,10 +7,10 @@ use webmcp_policy::journal::CallOutcome;
 
 use crate::js;
 
-/// The JavaScript value of a call's result, or the Error its promise rejects with.
+/// What `executeTool` resolves with (and a `toolresult` event's `result` holds), or the Error it rejects with.
 pub(crate) fn outcome_to_js(outcome: &CallOutcome) -> Result<JsValue, JsValue> {
     match outcome {
-        CallOutcome::Completed { result } => Ok(page_value(result)),
+        CallOutcome::Completed { result } => Ok(result_text(result)),
         CallOutcome::Stopped => Err(js::make_error(
             webmcp_policy::journal::STOPPED_MESSAGE,
             "AbortError",
@@ -22,6 +22,28 @@ pub(crate) fn outcome_to_js(outcome: &CallOutcome) -> Result<JsValue, JsValue> {
     }
 }
 
+/// A result as native WebMCP gives it (docs/native.md): always a string, a string result as it is and any other
+/// result as its JSON text (`{"doubled":42}`, `5`, `null`). The wire carries JSON, in which `undefined` is `null`:
+/// a tool that returned nothing reads `"null"` here, where native reads `"undefined"`.
+///
+/// Text that may hold a `__proto__` key (written plainly or with escapes) is written again without it, so that code
+/// which parses the result and copies it into an object cannot be given another prototype by a provider.
+pub(crate) fn result_text(text: &str) -> JsValue {
+    let text = text.trim();
+    if text.starts_with('"')
+        && let Ok(string) = serde_json::from_str::<String>(text)
+    {
+        return JsValue::from_str(&string);
+    }
+    if text.contains("__proto__") || text.contains("\\u") {
+        let rewritten = js::parse_without_proto_keys(text).and_then(|value| js_sys::JSON::stringify(&value));
+        if let Ok(rewritten) = rewritten {
+            return rewritten.into();
+        }
+    }
+    JsValue::from_str(text)
+}
+
 /// JSON text from another window as a value for page code: plain data built by `JSON.parse`, with every
 /// `__proto__` key dropped (the reviver that drops them is slower, so it runs only when one may be there).
 pub(crate) fn page_value(text: &str) -> JsValue {
@@ -31,8 +53,20 @@ pub(crate) fn page_value(text: &str) -> JsValue {
     parsed.unwrap_or(JsValue::NULL)
 }
 
-/// An `Error` with the provider's message, name, status and retryAfter, and the failure's `code`.
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/js/glue.js")]
+extern "C" {
+    /// A `DOMException` named `name`, with `code` (the bridge's category) as an own property.
+    #[wasm_bindgen(js_name = makeDomException)]
+    pub(crate) fn make_dom_exception(message: &str, name: &str, code: &str) -> JsValue;
+}
+
+/// An `Error` with the provider's message, name, status and retryAfter, and the failure's `code`. Arguments refused
+/// by the tool's `inputSchema` are a `DOMException` `DataError` with code `invalid_args`, as the WebMCP
+/// web-platform-tests expect of a schema refusal (docs/native.md).
 pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
+    if error.kind == webmcp_policy::ErrorKind::InvalidArgs {
+        return make_dom_exception(&error.message, "DataError", error.kind.as_str());
+    }
     let status = error.status.map_or(JsValue::UNDEFINED, JsValue::from);
     let retry_after = match &error.retry_after {
         Some(webmcp_policy::RetryAfter::Seconds(s)) => JsValue::from_f64(*s),

@@ -70,6 +70,11 @@ fn get(object: &JsValue, path: &str) -> JsValue {
     path.split('.').fold(object.clone(), |value, key| Reflect::get(&value, &JsValue::from_str(key)).unwrap())
 }
 
+/// The value of a settled call's result: executeTool resolves with its JSON text, as native WebMCP does.
+fn result_value(result: &JsValue) -> JsValue {
+    json(&get(result, "value").as_string().unwrap_or_default())
+}
+
 fn text(value: &JsValue) -> String {
     js_sys::JSON::stringify(value).map(String::from).unwrap_or_else(|_| format!("{value:?}"))
 }
@@ -316,7 +321,7 @@ async fn an_autosubmit_form_is_submitted_with_its_submit_button() {
     let submits = watch_submits(&form, "prevent", &JsValue::UNDEFINED);
     let result = call("autosubmit_form", r#"{"email":"ada@example.com"}"#).await;
     assert_eq!(
-        text(&get(&result, "value")),
+        get(&result, "value").as_string().unwrap_or_default(),
         concat!(
             r#"{"content":[{"type":"text","text":"Filled email. Submitted the form. The page's submit handler "#,
             r#"took the submission over and gave no response."}],"filled":["email"],"submitted":true}"#
@@ -336,8 +341,11 @@ async fn an_autosubmit_form_that_navigates_a_frame_is_submitted() {
     let form = container.query_selector("form").unwrap().unwrap();
     let submits = watch_submits(&form, "none", &JsValue::UNDEFINED);
     let result = call("navigating_form", r#"{"q":"pizza"}"#).await;
-    assert_eq!(text(&get(&result, "value.submitted")), "true");
-    assert_eq!(get(&result, "value.content.0.text").as_string().as_deref(), Some("Filled q. Submitted the form."));
+    assert_eq!(text(&get(&result_value(&result), "submitted")), "true");
+    assert_eq!(
+        get(&result_value(&result), "content.0.text").as_string().as_deref(),
+        Some("Filled q. Submitted the form.")
+    );
     assert_eq!(get(&submits, "count").as_f64(), Some(1.0));
     container.remove();
 }
@@ -354,7 +362,7 @@ async fn a_form_without_toolautosubmit_is_filled_but_not_submitted() {
     let result = call("review_form", r#"{"email":"ada@example.com"}"#).await;
     let message = validation_message(&form, "password");
     assert_eq!(
-        text(&get(&result, "value")),
+        get(&result, "value").as_string().unwrap_or_default(),
         format!(
             concat!(
                 r#"{{"content":[{{"type":"text","text":"Filled email. Not submitted: the visitor reviews the form "#,
@@ -461,7 +469,7 @@ async fn the_value_given_to_respond_with_is_in_the_result() {
     watch_submits(&form, "respond", &json(r#"{"order":42}"#));
     let result = call("order_form", r#"{"plan":"pro"}"#).await;
     assert_eq!(
-        text(&get(&result, "value")),
+        get(&result, "value").as_string().unwrap_or_default(),
         concat!(
             r#"{"content":[{"type":"text","text":"Filled plan. Submitted the form; the page responded."}],"#,
             r#""filled":["plan"],"submitted":true,"response":{"order":42}}"#
@@ -491,8 +499,8 @@ async fn respond_with_needs_prevent_default_and_the_submit_event() {
     );
     let submits = watch_submits(&form, "misuse", &JsValue::from_str("ignored"));
     let result = call("misused_form", r#"{"item":"lamp"}"#).await;
-    assert_eq!(get(&result, "value.submitted").as_bool(), Some(true));
-    assert!(get(&result, "value.response").is_undefined());
+    assert_eq!(get(&result_value(&result), "submitted").as_bool(), Some(true));
+    assert!(get(&result_value(&result), "response").is_undefined());
     wait(next_task(20)).await;
     assert_eq!(text(&get(&submits, "errors")), r#"["InvalidStateError","InvalidStateError"]"#);
 }

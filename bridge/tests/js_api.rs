@@ -17,7 +17,6 @@ extern "C" {
     #[wasm_bindgen(js_name = nextTask)]
     fn next_task(ms: u32) -> Promise;
     fn settle(promise: &Promise) -> Promise;
-    fn thrown(f: &js_sys::Function) -> JsValue;
     #[wasm_bindgen(js_name = registerCounting)]
     fn register_counting(mc: &JsValue, name: &str, execute: &js_sys::Function, extra: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = waitForEvent)]
@@ -94,7 +93,7 @@ fn install_defines_document_model_context_once() {
 }
 
 #[wasm_bindgen_test]
-fn bad_origin_lists_throw_errors_that_say_what_to_write() {
+async fn bad_origin_lists_throw_errors_that_say_what_to_write() {
     // The bridge is already installed by another test or not: a bad list is refused either way, before install.
     let error = webmcp_bridge::install(json(r#"{"exposeToolsTo":"https://a.example, *"}"#));
     if let Err(error) = error {
@@ -107,36 +106,47 @@ fn bad_origin_lists_throw_errors_that_say_what_to_write() {
     let tool = json(r#"{"name":"ok_name","description":"d"}"#);
     Reflect::set(&tool, &"execute".into(), &function("return 1")).unwrap();
     let options = json(r#"{"exposedTo":["https://a.example/app"]}"#);
-    let bound = register.bind2(&mc, &tool, &options);
-    let error = thrown(bound.unchecked_ref());
+    // registerTool returns a promise, as native's: the refusal rejects it.
+    let registered = register.call2(&mc, &tool, &options).unwrap().dyn_into::<Promise>().unwrap();
+    let error = wait(settle(&registered)).await;
     let message = get(&error, "message").as_string().unwrap();
     assert!(message.contains("did you mean https://a.example?"), "{message}");
 }
 
 #[wasm_bindgen_test]
-fn register_tool_refuses_bad_definitions_with_type_errors() {
+async fn register_tool_refuses_bad_definitions_as_native_does() {
     let mc = mc();
     let register = Reflect::get(&mc, &"registerTool".into()).unwrap().dyn_into::<js_sys::Function>().unwrap();
+    // Native's names (measured, docs/native.md): a rejection, never a throw.
     let cases = [
-        (r#"{"name":"bad name","description":"d"}"#, true, "tool name holds ' '"),
-        (r#"{"name":"no_description"}"#, true, "tool.description must be a non-empty string"),
-        (r#"{"name":"no_execute","description":"d"}"#, false, "tool.execute must be a function"),
+        (r#"{"name":"bad name","description":"d"}"#, true, "InvalidStateError", "tool name holds ' '"),
+        (r#"{"name":"empty_description","description":""}"#, true, "InvalidStateError", "must not be empty"),
+        (r#"{"name":"no_description"}"#, true, "TypeError", "tool.description must be a non-empty string"),
+        (r#"{"name":"no_execute","description":"d"}"#, false, "TypeError", "tool.execute must be a function"),
         (
             r#"{"name":"bad_schema","description":"d","inputSchema":{"type":"object","properties":{"size":{"enum":"small"}}}}"#,
             true,
+            "TypeError",
             "inputSchema.properties.size.enum",
         ),
     ];
-    for (definition, with_execute, expected) in cases {
+    for (definition, with_execute, name, expected) in cases {
         let tool = json(definition);
         if with_execute {
             Reflect::set(&tool, &"execute".into(), &function("return 1")).unwrap();
         }
-        let error = thrown(register.bind1(&mc, &tool).unchecked_ref());
-        assert_eq!(get(&error, "type").as_string().as_deref(), Some("TypeError"), "{definition}");
+        let registered = register.call1(&mc, &tool).unwrap().dyn_into::<Promise>().unwrap();
+        let error = wait(settle(&registered)).await;
+        assert_eq!(get(&error, "name").as_string().as_deref(), Some(name), "{definition}");
         let message = get(&error, "message").as_string().unwrap();
         assert!(message.contains(expected), "{definition}: {message}");
     }
+    let tool = json(r#"{"name":"registered_twice","description":"d"}"#);
+    Reflect::set(&tool, &"execute".into(), &function("return 1")).unwrap();
+    let first = register.call1(&mc, &tool).unwrap().dyn_into::<Promise>().unwrap();
+    assert_eq!(text(&wait(settle(&first)).await), r#"{"ok":true}"#, "resolves with undefined");
+    let second = register.call1(&mc, &tool).unwrap().dyn_into::<Promise>().unwrap();
+    assert_eq!(get(&wait(settle(&second)).await, "name").as_string().as_deref(), Some("InvalidStateError"));
 }
 
 #[wasm_bindgen_test]
@@ -146,7 +156,8 @@ async fn a_page_lists_and_calls_its_own_tools() {
     let tool = local_tool("echo_local").await;
     assert_eq!(get(&tool, "origin").as_string(), web_sys::window().map(|w| w.origin()));
     let result = call("executeTool", &[tool, json(r#"{"word":"hi"}"#)]).await;
-    assert_eq!(text(&result), r#"{"ok":true,"value":{"echoed":"hi"}}"#);
+    // A string, as native's: the result's JSON text.
+    assert_eq!(text(&result), r#"{"ok":true,"value":"{\"echoed\":\"hi\"}"}"#);
     assert_eq!(get(&runs, "count").as_f64(), Some(1.0));
 }
 
@@ -198,6 +209,8 @@ async fn arguments_are_checked_against_the_schema_before_the_tool_runs() {
     let runs = register_counting(&mc, "sized", &function("return args.size;"), &extra);
     let result = call("executeTool", &[local_tool("sized").await, json(r#"{"size":"huge"}"#)]).await;
     assert_eq!(get(&result, "code").as_string().as_deref(), Some("invalid_args"));
+    assert_eq!(get(&result, "name").as_string().as_deref(), Some("DataError"));
+    assert_eq!(get(&result, "isError").as_bool(), Some(true));
     let message = get(&result, "message").as_string().unwrap();
     assert!(message.contains("size must be one of small, medium, large; got \"huge\""), "{message}");
     assert_eq!(get(&runs, "count").as_f64(), Some(0.0), "the tool never ran");
@@ -215,13 +228,14 @@ async fn results_are_made_safe_to_post() {
     register_counting(&mc, "messy_result", &function(body), &JsValue::UNDEFINED);
     let result = call("executeTool", &[local_tool("messy_result").await, Object::new().into()]).await;
     assert_eq!(
-        text(&get(&result, "value")),
+        get(&result, "value").as_string().unwrap_or_default(),
         r#"{"when":"1970-01-01T00:00:00.000Z","list":[null,1],"dialog":"[dialog]","big":"12345678901234567890","cycle":{"name":"loop","self":"[circular]"}}"#
     );
     register_counting(&mc, "huge_result", &function(r#"return "x".repeat(40000);"#), &JsValue::UNDEFINED);
     let result = call("executeTool", &[local_tool("huge_result").await, Object::new().into()]).await;
-    assert_eq!(get(&result, "value.truncated").as_bool(), Some(true));
-    let preview = get(&result, "value.preview").as_string().unwrap();
+    let value = json(&get(&result, "value").as_string().unwrap());
+    assert_eq!(get(&value, "truncated").as_bool(), Some(true));
+    let preview = get(&value, "preview").as_string().unwrap();
     assert!(preview.starts_with("\"xxxx") && preview.len() < 30_000, "{}", preview.len());
 }
 
@@ -267,10 +281,10 @@ async fn the_same_call_id_never_runs_the_tool_twice() {
     let execute = get(&mc, "executeTool").dyn_into::<js_sys::Function>().unwrap();
     let first = execute.call3(&mc, &tool, &json(r#"{"amount":5}"#), &options).unwrap().dyn_into::<Promise>().unwrap();
     let joined = execute.call3(&mc, &tool, &json(r#"{"amount":5}"#), &options).unwrap().dyn_into::<Promise>().unwrap();
-    assert_eq!(text(&wait(settle(&first)).await), r#"{"ok":true,"value":{"charged":5}}"#);
-    assert_eq!(text(&wait(settle(&joined)).await), r#"{"ok":true,"value":{"charged":5}}"#);
+    assert_eq!(text(&wait(settle(&first)).await), r#"{"ok":true,"value":"{\"charged\":5}"}"#);
+    assert_eq!(text(&wait(settle(&joined)).await), r#"{"ok":true,"value":"{\"charged\":5}"}"#);
     let replay = call("executeTool", &[tool, json(r#"{"amount":5}"#), options]).await;
-    assert_eq!(text(&replay), r#"{"ok":true,"value":{"charged":5}}"#);
+    assert_eq!(text(&replay), r#"{"ok":true,"value":"{\"charged\":5}"}"#);
     assert_eq!(get(&runs, "count").as_f64(), Some(1.0));
 }
 
@@ -312,9 +326,12 @@ async fn bad_call_arguments_reject_with_type_errors() {
     let mc = mc();
     register_counting(&mc, "takes_object", &function("return 1;"), &JsValue::UNDEFINED);
     let tool = local_tool("takes_object").await;
-    let cases: [(JsValue, &str); 3] = [
+    let cases: [(JsValue, &str); 6] = [
         (JsValue::from_f64(5.0), "must be an object"),
+        (JsValue::TRUE, "must be an object"),
+        (JsValue::NULL, "must be an object"),
         (json("[1,2]"), "must be an object"),
+        (JsValue::from_str("not json"), "the arguments"),
         (json(r#""{\"__proto__\":{\"x\":1}}""#), "__proto__"),
     ];
     for (args, expected) in cases {
@@ -323,8 +340,21 @@ async fn bad_call_arguments_reject_with_type_errors() {
         let message = get(&result, "message").as_string().unwrap();
         assert!(message.contains(expected), "{message}");
     }
+    // Left out or undefined, as native: `{}`.
+    let result = call("executeTool", std::slice::from_ref(&tool)).await;
+    assert_eq!(text(&result), r#"{"ok":true,"value":"1"}"#);
+    let result = call("executeTool", &[tool.clone(), JsValue::UNDEFINED]).await;
+    assert_eq!(text(&result), r#"{"ok":true,"value":"1"}"#);
+    // The tool object, as native checks it: a name alone, or a made-up tool, is a TypeError.
+    let result = call("executeTool", &[json(r#"{"name":"takes_object"}"#), Object::new().into()]).await;
+    assert_eq!(get(&result, "name").as_string().as_deref(), Some("TypeError"));
+    assert!(get(&result, "message").as_string().unwrap().contains("pass a tool returned by getTools()"));
     let result = call("executeTool", &[json(r#"{"name":"nowhere_tool"}"#), Object::new().into()]).await;
     assert!(get(&result, "message").as_string().unwrap().contains("pass a tool returned by getTools()"));
+    // A copy of this page's own tool object is that tool, as native takes a copy of its own.
+    let copy = Object::assign(&Object::new(), tool.unchecked_ref());
+    let result = call("executeTool", &[copy.into(), Object::new().into()]).await;
+    assert_eq!(text(&result), r#"{"ok":true,"value":"1"}"#);
 }
 
 #[wasm_bindgen_test]
@@ -353,7 +383,7 @@ async fn a_plain_webmcp_peer_in_a_frame_is_listed_and_called() {
     // Filed under the origin of the response event, not the origin the peer claimed.
     assert_eq!(get(&echo, "origin").as_string(), Some(origin));
     let result = call("executeTool", &[echo, json(r#"{"q":"pizza"}"#)]).await;
-    assert_eq!(text(&result), r#"{"ok":true,"value":{"echoed":{"q":"pizza"}}}"#);
+    assert_eq!(text(&result), r#"{"ok":true,"value":"{\"echoed\":{\"q\":\"pizza\"}}"}"#);
     let fails = tools.iter().find(|t| get(t, "name").as_string().as_deref() == Some("peer_fails")).unwrap();
     let result = call("executeTool", &[fails, Object::new().into()]).await;
     assert_eq!(get(&result, "message").as_string().as_deref(), Some("no stock"));

@@ -14,6 +14,8 @@ mod interop;
 mod modes;
 #[path = "e2e/native.rs"]
 mod native;
+#[path = "e2e/native_parity.rs"]
+mod native_parity;
 #[path = "e2e/once_only.rs"]
 mod once_only;
 
@@ -28,6 +30,7 @@ fn main() -> ExitCode {
             cross_origin::cases(),
             interop::cases(),
             native::cases(),
+            native_parity::cases(),
             modes::cases(),
             once_only::cases(),
         ]

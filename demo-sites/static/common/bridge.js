@@ -68,6 +68,16 @@ export async function serverDelay(ms, signal) {
 
 /** The text of an MCP-shaped result ({ content: [{ type: "text", text }] }), or its JSON. */
 export function resultText(result) {
+  // executeTool resolves with a string, as native WebMCP does: an object result is its JSON text.
+  if (typeof result === "string") {
+    try {
+      const parsed = JSON.parse(result);
+      if (parsed === null || typeof parsed !== "object") return result;
+      result = parsed;
+    } catch {
+      return result;
+    }
+  }
   if (result && Array.isArray(result.content)) {
     return result.content.filter((part) => part && part.type === "text").map((part) => part.text).join("\n");
   }

@@ -40,7 +40,7 @@ pub fn cases() -> Vec<Case> {
 
 /// Runs `body` with a copy of `t` whose session is a Chromium with native WebMCP of its own; closes that session,
 /// then its chromedriver (by PID).
-async fn in_native_chromium<F, Fut>(t: Ctx, body: F) -> E2eResult<()>
+pub(crate) async fn in_native_chromium<F, Fut>(t: Ctx, body: F) -> E2eResult<()>
 where
     F: FnOnce(Ctx) -> Fut,
     Fut: Future<Output = E2eResult<()>>,
@@ -90,6 +90,100 @@ out.keptReferenceWorks = (await native.getTools()).some((tool) => tool.name === 
 return out;
 "#;
 
+/// What native WebMCP does for the calls where the bridge's `document.modelContext` must match it (docs/native.md,
+/// "The bridge's `document.modelContext` and native's"): results of each type, arguments of each kind, invalid
+/// tools and tool objects, and the `toolactivated`/`toolcancel` events. Each outcome is `["ok", value]`,
+/// `["sync", name]` (thrown at once) or `[name]` (a rejection).
+const NATIVE_CALL_FACTS: &str = r#"
+const native = document.modelContext;
+const out = {};
+const outcome = (run) => {
+  let promise;
+  try { promise = run(); } catch (error) { return Promise.resolve(["sync", error.name, error instanceof DOMException]); }
+  if (!(promise instanceof Promise)) return Promise.resolve(["not a promise", typeof promise]);
+  return promise.then((value) => ["ok", value === undefined ? "<undefined>" : value],
+    (error) => [error?.name ?? String(error), error instanceof DOMException]);
+};
+const results = { string: "hi", number: 5, zero: 0, boolean: true, nullish: null, missing: undefined,
+  array: [1, "a"], object: { a: 1 }, nested: { when: new Date(0) } };
+for (const [key, value] of Object.entries(results)) {
+  await native.registerTool({ name: `result_${key}`, description: key, execute() { return value; } });
+}
+const seen = [];
+await native.registerTool({ name: "echo", description: "echo",
+  execute(input) { seen.push(input); return JSON.stringify({ type: Array.isArray(input) ? "array" : typeof input, input }); } });
+await native.registerTool({ name: "schema", description: "schema",
+  inputSchema: { type: "object", properties: { x: { type: "number" } }, required: ["x"] },
+  execute(input) { return "ran"; } });
+const tools = await native.getTools();
+const tool = (name) => tools.find((candidate) => candidate.name === name);
+out.results = {};
+for (const key of Object.keys(results)) out.results[key] = await outcome(() => native.executeTool(tool(`result_${key}`), {}));
+const echo = tool("echo");
+out.args = {
+  leftOut: await outcome(() => native.executeTool(echo)),
+  undefined: await outcome(() => native.executeTool(echo, undefined)),
+  nullish: await outcome(() => native.executeTool(echo, null)),
+  array: await outcome(() => native.executeTool(echo, [1, 2])),
+  number: await outcome(() => native.executeTool(echo, 5)),
+  boolean: await outcome(() => native.executeTool(echo, true)),
+  jsonText: await outcome(() => native.executeTool(echo, '{"x":1}')),
+  jsonArrayText: await outcome(() => native.executeTool(echo, "[1]")),
+  notJson: await outcome(() => native.executeTool(echo, "not json")),
+  toJsonUndefined: await outcome(() => native.executeTool(echo, { toJSON() { return undefined; } })),
+  proto: await outcome(() => native.executeTool(echo, JSON.parse('{"__proto__":{"x":1}}'))),
+  schemaMissing: await outcome(() => native.executeTool(tool("schema"), {})),
+};
+const run = () => ({});
+out.register = {
+  duplicate: await outcome(() => native.registerTool({ name: "echo", description: "again", execute: run })),
+  noName: await outcome(() => native.registerTool({ description: "d", execute: run })),
+  emptyName: await outcome(() => native.registerTool({ name: "", description: "d", execute: run })),
+  spaceName: await outcome(() => native.registerTool({ name: "a b", description: "d", execute: run })),
+  noDescription: await outcome(() => native.registerTool({ name: "no_description", execute: run })),
+  emptyDescription: await outcome(() => native.registerTool({ name: "empty_description", description: "", execute: run })),
+  noExecute: await outcome(() => native.registerTool({ name: "no_execute", description: "d" })),
+  notAnObject: await outcome(() => native.registerTool("tool")),
+  schemaString: await outcome(() => native.registerTool({ name: "schema_string", description: "d", inputSchema: "{}", execute: run })),
+  schemaRef: await outcome(() => native.registerTool({ name: "schema_ref", description: "d", inputSchema: { $ref: "\x23/x" }, execute: run })),
+  abortedSignal: await outcome(() => native.registerTool({ name: "aborted", description: "d", execute: run }, { signal: AbortSignal.abort("why") })),
+  schemaCycle: await outcome(() => { const s = { type: "object" }; s.self = s; return native.registerTool({ name: "schema_cycle", description: "d", inputSchema: s, execute: run }); }),
+};
+out.executeToolObject = {
+  plain: await outcome(() => native.executeTool({ name: "echo" }, {})),
+  madeUp: await outcome(() => native.executeTool({ name: "nobody", origin: location.origin, window }, {})),
+  copy: await outcome(() => native.executeTool({ ...echo }, {})),
+  string: await outcome(() => native.executeTool("echo", {})),
+  nothing: await outcome(() => native.executeTool()),
+};
+out.classes = { ToolActivatedEvent: typeof globalThis.ToolActivatedEvent, ToolCancelEvent: typeof globalThis.ToolCancelEvent };
+try {
+  const event = new ToolActivatedEvent("toolactivated", { toolName: "x" });
+  out.classes.constructed = [event.toolName, event.bubbles, event.cancelable, event.isTrusted];
+} catch (error) { out.classes.constructed = ["sync", error.name]; }
+const heard = [];
+for (const type of ["toolactivated", "toolcancel"]) {
+  window.addEventListener(type, (event) => heard.push(["window", type, event.toolName, event.constructor.name, event.target === native]));
+  native.addEventListener(type, (event) => heard.push(["context", type, event.toolName, event.constructor.name]));
+}
+let release;
+await native.registerTool({ name: "slow", description: "slow", execute(input, client) {
+  heard.push(["runs"]); return new Promise((resolve) => { release = resolve; }); } });
+const slow = (await native.getTools()).find((candidate) => candidate.name === "slow");
+const stop = new AbortController();
+const call = outcome(() => native.executeTool(slow, {}, { signal: stop.signal }));
+while (!release) await new Promise((resolve) => setTimeout(resolve, 10));
+heard.push(["aborting"]);
+stop.abort();
+out.aborted = await call;
+heard.push(["settled"]);
+await new Promise((resolve) => setTimeout(resolve, 50));
+release("late");
+await native.executeTool(echo, {});
+out.events = heard;
+return out;
+"#;
+
 /// Measures native WebMCP: `registerTool` returns a promise and refuses a duplicate name, an `exposedTo` string
 /// and `"*"`; `executeTool` resolves with JSON text and turns every thrown error into an `UnknownError`; aborting
 /// the signal unregisters; `document.modelContext` can be redefined and a kept reference still works.
@@ -114,7 +208,216 @@ pub async fn what_native_offers(t: Ctx) -> E2eResult<()> {
             "replaced": true,
             "keptReferenceWorks": true,
         });
-        check_eq(facts, expected, "what native WebMCP does in this Chromium")
+        check_eq(facts, expected, "what native WebMCP does in this Chromium")?;
+        t.open(Site::Shop, "/e2e/peer.html?kind=none").await?;
+        let facts = t.session.execute_async(NATIVE_CALL_FACTS, vec![]).await?;
+        eprintln!("native calls: {facts}");
+        let expected = json!({
+            "aborted": [
+                "AbortError",
+                true
+            ],
+            "args": {
+                "array": [
+                    "ok",
+                    "{\"type\":\"array\",\"input\":[1,2]}"
+                ],
+                "boolean": [
+                    "TypeError",
+                    false
+                ],
+                "jsonArrayText": [
+                    "TypeError",
+                    false
+                ],
+                "jsonText": [
+                    "TypeError",
+                    false
+                ],
+                "leftOut": [
+                    "ok",
+                    "{\"type\":\"object\",\"input\":{}}"
+                ],
+                "notJson": [
+                    "TypeError",
+                    false
+                ],
+                "nullish": [
+                    "TypeError",
+                    false
+                ],
+                "number": [
+                    "TypeError",
+                    false
+                ],
+                "proto": [
+                    "ok",
+                    "{\"type\":\"object\",\"input\":{\"__proto__\":{\"x\":1}}}"
+                ],
+                "schemaMissing": [
+                    "ok",
+                    "ran"
+                ],
+                "toJsonUndefined": [
+                    "TypeError",
+                    false
+                ],
+                "undefined": [
+                    "ok",
+                    "{\"type\":\"object\",\"input\":{}}"
+                ]
+            },
+            "classes": {
+                "ToolActivatedEvent": "function",
+                "ToolCancelEvent": "function",
+                "constructed": [
+                    "x",
+                    false,
+                    false,
+                    false
+                ]
+            },
+            "events": [
+                [
+                    "runs"
+                ],
+                [
+                    "context",
+                    "toolactivated",
+                    "slow",
+                    "ToolActivatedEvent"
+                ],
+                [
+                    "aborting"
+                ],
+                [
+                    "settled"
+                ],
+                [
+                    "context",
+                    "toolcancel",
+                    "slow",
+                    "ToolCancelEvent"
+                ],
+                [
+                    "context",
+                    "toolactivated",
+                    "echo",
+                    "ToolActivatedEvent"
+                ]
+            ],
+            "executeToolObject": {
+                "copy": [
+                    "ok",
+                    "{\"type\":\"object\",\"input\":{}}"
+                ],
+                "madeUp": [
+                    "TypeError",
+                    false
+                ],
+                "nothing": [
+                    "TypeError",
+                    false
+                ],
+                "plain": [
+                    "TypeError",
+                    false
+                ],
+                "string": [
+                    "TypeError",
+                    false
+                ]
+            },
+            "register": {
+                "abortedSignal": [
+                    "why",
+                    false
+                ],
+                "duplicate": [
+                    "InvalidStateError",
+                    true
+                ],
+                "emptyDescription": [
+                    "InvalidStateError",
+                    true
+                ],
+                "emptyName": [
+                    "InvalidStateError",
+                    true
+                ],
+                "noDescription": [
+                    "TypeError",
+                    false
+                ],
+                "noExecute": [
+                    "TypeError",
+                    false
+                ],
+                "noName": [
+                    "TypeError",
+                    false
+                ],
+                "notAnObject": [
+                    "TypeError",
+                    false
+                ],
+                "schemaCycle": [
+                    "TypeError",
+                    false
+                ],
+                "schemaRef": [
+                    "ok",
+                    "<undefined>"
+                ],
+                "schemaString": [
+                    "TypeError",
+                    false
+                ],
+                "spaceName": [
+                    "InvalidStateError",
+                    true
+                ]
+            },
+            "results": {
+                "array": [
+                    "ok",
+                    "[1,\"a\"]"
+                ],
+                "boolean": [
+                    "ok",
+                    "true"
+                ],
+                "missing": [
+                    "ok",
+                    "undefined"
+                ],
+                "nested": [
+                    "ok",
+                    "{\"when\":\"1970-01-01T00:00:00.000Z\"}"
+                ],
+                "nullish": [
+                    "ok",
+                    "null"
+                ],
+                "number": [
+                    "ok",
+                    "5"
+                ],
+                "object": [
+                    "ok",
+                    "{\"a\":1}"
+                ],
+                "string": [
+                    "ok",
+                    "hi"
+                ],
+                "zero": [
+                    "ok",
+                    "0"
+                ]
+            }
+        });
+        check_eq(facts, expected, "what native WebMCP does for each difference")
     })
     .await
 }
@@ -248,7 +551,7 @@ return tools.map((tool) => [tool.name, tool.path ?? null]).sort();
 /// WebMCP only (its tools registered with `document.modelContext`, exposed to the shop), `#b` runs the bridge. The
 /// shop lists each tool once, the native-only frame's on native's path and the bridge frame's on the bridge's
 /// (which native reaches too); a call on native's path resolves with the same kind of value as on the bridge's
-/// (an object, not JSON text), a thrown error is native's UnknownError there, and keeps status and retryAfter on
+/// (a string, the result's JSON text, which the peer page's describeOutcome requires and parses), a thrown error is native's UnknownError there, and keeps status and retryAfter on
 /// the bridge's path.
 pub async fn a_bridge_page_lists_and_calls_a_native_only_frame(t: Ctx) -> E2eResult<()> {
     in_native_chromium(t, |t| async move {
@@ -320,7 +623,7 @@ pub async fn a_native_only_frame_lists_and_calls_a_bridge_host(t: Ctx) -> E2eRes
         let listed = js(&t, widget, "return await e2e.list({ fromOrigins: ['shop'] });", vec![]).await?;
         check_eq(listed, listing(&[("host_busy", &shop), ("host_double", &shop)]), "the shop's tools, natively")?;
         let doubled = js(&t, widget, "return await e2e.call('host_double', { x: 21 });", vec![]).await?;
-        check_eq(doubled, json!({ "ok": true, "value": "{\"doubled\":42}" }), "host_double through native")?;
+        check_eq(doubled, json!({ "ok": true, "value": { "doubled": 42 } }), "host_double through native")?;
         let busy = js(&t, widget, "return await e2e.call('host_busy', {});", vec![]).await?;
         check(busy["ok"] == json!(false) && busy["name"] == json!("UnknownError"), || {
             format!("host_busy through native: expected native's UnknownError, got {busy}")
@@ -331,7 +634,7 @@ pub async fn a_native_only_frame_lists_and_calls_a_bridge_host(t: Ctx) -> E2eRes
 
 /// The reverse roles of `a_bridge_page_lists_and_calls_a_native_only_frame`: the shop runs native WebMCP only (its
 /// tools exposed to the widget), the widget iframe (`allow="tools *"`) runs the bridge and lists them on native's
-/// path, with results of the bridge's kind (an object) and native's UnknownError for a thrown error.
+/// path, with results of the bridge's kind (JSON text, as native gives) and native's UnknownError for a thrown error.
 pub async fn a_bridge_frame_lists_and_calls_a_native_only_host(t: Ctx) -> E2eResult<()> {
     in_native_chromium(t, |t| async move {
         open_top(&t, Site::Shop, &peer_path("native", &[Site::Widget])).await?;
@@ -373,7 +676,7 @@ pub async fn a_native_only_host_lists_and_calls_a_bridge_frame(t: Ctx) -> E2eRes
             "the widget's tools, natively",
         )?;
         let doubled = js(&t, Page::Top, "return await e2e.call('frame_double', { x: 21 });", vec![]).await?;
-        check_eq(doubled, json!({ "ok": true, "value": "{\"doubled\":42}" }), "frame_double through native")?;
+        check_eq(doubled, json!({ "ok": true, "value": { "doubled": 42 } }), "frame_double through native")?;
         let busy = js(&t, Page::Top, "return await e2e.call('frame_busy', {});", vec![]).await?;
         check(busy["ok"] == json!(false) && busy["name"] == json!("UnknownError"), || {
             format!("frame_busy through native: expected native's UnknownError, got {busy}")

@@ -71,6 +71,14 @@ function reportReady() {
   target.postMessage({ type: "e2e-ready", state: demo.state }, to);
 }
 
+/** A call of `context.executeTool`. The plain peer resolves with the result as the wire carried it: it is given as
+ * JSON text here, the kind of value native WebMCP and the bridge resolve with, which describeOutcome expects. */
+function execute(tool, args, options) {
+  const call = context.executeTool(tool, args, options);
+  if (kind !== "plain") return call;
+  return Promise.resolve(call).then((value) => (typeof value === "string" ? value : JSON.stringify(value) ?? "undefined"));
+}
+
 function findTool(name, origin) {
   const tool = listed.find((candidate) => candidate.name === name && (!origin || candidate.origin === originOf(origin)));
   if (!tool) throw new Error(`no listed tool ${name}${origin ? ` of ${origin}` : ""}; listed: ${listed.map((t) => t.name)}`);
@@ -118,14 +126,14 @@ const e2e = {
   call(name, args = {}, options = {}) {
     const tool = findTool(name, options.origin);
     const callOptions = options.timeoutMs ? { timeoutMs: options.timeoutMs } : {};
-    return describeOutcome(context.executeTool(tool, args, callOptions));
+    return describeOutcome(execute(tool, args, callOptions));
   },
 
   /** Starts a call that the suite can abort later under `key`. */
   start(key, name, args = {}, options = {}) {
     const controller = new AbortController();
     const call = { controller, outcome: null };
-    call.done = describeOutcome(context.executeTool(findTool(name, options.origin), args, { signal: controller.signal }))
+    call.done = describeOutcome(execute(findTool(name, options.origin), args, { signal: controller.signal }))
       .then((outcome) => (call.outcome = outcome));
     calls.set(key, call);
     return true;

@@ -46,12 +46,21 @@ export function makeTool(definition, e2e) {
 }
 
 /**
- * `{ ok: true, value }`, or `{ ok: false, name, message }` plus `code`, `status` and `retryAfter` when the error
+ * `{ ok: true, value }` (`value` parsed from the string the call resolved with, when it is JSON; a call that
+ * resolves with anything but a string is `{ ok: false, name: "NotAString" }`: executeTool resolves with a string,
+ * as native WebMCP does), or `{ ok: false, name, message }` plus `code`, `status` and `retryAfter` when the error
  * has them (a key that is absent stays absent, so the suite can tell a dropped field from an empty one).
  */
 export function describeOutcome(promise) {
   return Promise.resolve(promise).then(
-    (value) => ({ ok: true, value: value === undefined ? null : value }),
+    (value) => {
+      if (typeof value !== "string") return { ok: false, name: "NotAString", message: `resolved with ${typeof value}` };
+      try {
+        return { ok: true, value: JSON.parse(value) };
+      } catch {
+        return { ok: true, value };
+      }
+    },
     (error) => {
       const outcome = { ok: false, name: error?.name, message: error?.message ?? String(error) };
       for (const key of ["code", "status", "retryAfter"]) {

@@ -18,7 +18,9 @@ function load(frame, src) {
 async function outcomeOf(promise) {
   try {
     const value = await promise;
-    return { ok: true, json: JSON.stringify(value), value: inspect(value) };
+    // executeTool resolves with the result's JSON text: `json` is that text, `value` what JSON.parse makes of it.
+    if (typeof value !== "string") return { ok: false, name: "NotAString", message: `resolved with a ${typeof value}` };
+    return { ok: true, json: value, value: inspect(JSON.parse(value)) };
   } catch (error) {
     return {
       ok: false,

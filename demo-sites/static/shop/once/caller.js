@@ -96,7 +96,12 @@ function errorStatus(error) {
 }
 
 function resultStatus(callId, result) {
-  return result && result.receipt === `r-${callId}` ? "completed" : "wrong-result";
+  // The result is the tool's JSON text (executeTool and toolresult give a string, as native WebMCP does).
+  let parsed = null;
+  try {
+    parsed = typeof result === "string" ? JSON.parse(result) : null;
+  } catch {}
+  return parsed && parsed.receipt === `r-${callId}` ? "completed" : "wrong-result";
 }
 
 function track(callId, kind, promise) {

@@ -15,10 +15,11 @@ const registered: Record<string, number> = {};
 const active: Record<string, number> = {};
 const register = context.registerTool.bind(context);
 context.registerTool = <Args extends object, Result>(tool: ToolDefinition<Args, Result>, options?: RegisterToolOptions) => {
-  register(tool, options);
+  const done = register(tool, options);
   registered[tool.name] = (registered[tool.name] ?? 0) + 1;
   active[tool.name] = (active[tool.name] ?? 0) + 1;
   options?.signal?.addEventListener("abort", () => (active[tool.name] -= 1));
+  return done;
 };
 context.registerTool({ name: "stats", description: "Registrations made and active, by tool.", execute: () => ({ registered, active }) });
 

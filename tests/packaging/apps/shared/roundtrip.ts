@@ -76,7 +76,8 @@ export async function consumer(): Promise<void> {
     const context = install();
     const origin = embedProvider();
     const [echo, rateLimited] = await waitForTools(context, origin, ["echo", "rate_limited"]);
-    const result = await context.executeTool<{ echoed: string; ranAt: string }>(echo, { text: "hello from A" });
+    // executeTool resolves with the result's JSON text, as native WebMCP does.
+    const result = JSON.parse(await context.executeTool(echo, { text: "hello from A" })) as { echoed: string; ranAt: string };
     let failure: unknown = null;
     try {
       await context.executeTool(rateLimited, {});

@@ -48,10 +48,12 @@ context.registerTool<{ sku: string }>({
   },
 });
 
-// Results and errors typed.
+// Results and errors typed: a result is a string (an object result's JSON text), as native WebMCP gives it.
 async function call(tool: Tool) {
-  const receipt = await context.executeTool<{ id: string }>(tool, { amount: 5 }, { callId: "order-1", timeoutMs: 5000 });
-  const id: string = receipt.id;
+  const text = await context.executeTool(tool, { amount: 5 }, { callId: "order-1", timeoutMs: 5000 });
+  const id: string = (JSON.parse(text) as { id: string }).id;
+  // @ts-expect-error: executeTool resolves with a string, not an object
+  const wrong: { id: string } = await context.executeTool(tool);
   try {
     await context.executeTool(tool, {});
   } catch (error) {
@@ -62,7 +64,7 @@ async function call(tool: Tool) {
       void [code, status, retryAfter];
     }
   }
-  return id;
+  return [id, wrong];
 }
 void [same, call];
 
