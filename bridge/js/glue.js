@@ -162,9 +162,11 @@ export function makeError(message, name, code, status, retryAfter) {
 // A DOMException of the name native WebMCP rejects with (DataError, InvalidStateError, UnknownError), with the
 // bridge's `code` as an own property when given: DOMException's own `code` is a read-only number on its prototype,
 // which this shadows.
-export function makeDomException(message, name, code) {
+export function makeDomException(message, name, code, status, retryAfter) {
   const error = new DOMException(message, name);
   if (code) Object.defineProperty(error, "code", { value: code, enumerable: true, writable: true, configurable: true });
+  if (status !== undefined) error.status = status;
+  if (retryAfter !== undefined) error.retryAfter = retryAfter;
   return error;
 }
 

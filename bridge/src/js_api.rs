@@ -160,15 +160,6 @@ impl BridgeHandle {
     /// `ModelContext.executeTool(tool, args, options)`.
     #[wasm_bindgen(js_name = executeTool)]
     pub fn execute_tool(&self, tool: JsValue, args: JsValue, options: JsValue) -> js_sys::Promise {
-        if let Some(native_tool) = crate::native::native_tool(&tool) {
-            return match (call_args(&args, true), call_signal(&options)) {
-                (Err(error), _) | (_, Err(error)) => js_sys::Promise::reject(&error),
-                (Ok(_), Ok(Some(signal))) if signal.aborted() => js_sys::Promise::reject(&signal.reason()),
-                (Ok(args), Ok(signal)) => {
-                    crate::native::call_native(&native_tool, &crate::user::page_value(args.as_str()), signal)
-                }
-            };
-        }
         let prepared = prepare_call(&tool, &args, &options);
         let (target, args, call_options, signal) = match prepared {
             Ok(prepared) => prepared,
@@ -232,9 +223,27 @@ fn call_target(tool: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
     }
 }
 
+/// The target of a tool `getTools` listed on native's path: the native peer of its window and origin (calls to it
+/// go through the session too, so that `callId`, `toolresult` and time limits work as on the bridge's path).
+fn native_target(tool: &JsValue, native: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
+    let name = get(tool, "name").as_string().ok_or_else(|| type_error("executeTool: the tool has no name"))?;
+    let name = ToolName::new(name).map_err(|e| type_error(&format!("executeTool: {e}")))?;
+    let origin = get(tool, "origin").as_string().ok_or_else(|| type_error("executeTool: the tool has no origin"))?;
+    let window = get(tool, "window");
+    let driver = Driver::installed().ok_or_else(|| type_error("executeTool: the bridge is not installed"))?;
+    let window = driver.window_id(&window);
+    let peer = driver.read_mut(|session| session.native_peer(window, &origin));
+    driver.handles.borrow_mut().native_tools.insert((peer, name.to_string()), native.clone());
+    Ok((peer, name))
+}
+
 fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<PreparedCall, JsValue> {
-    let target = call_target(tool)?;
-    let args = call_args(args, false)?;
+    let native = crate::native::native_tool(tool);
+    let target = match &native {
+        Some(native) => native_target(tool, native)?,
+        None => call_target(tool)?,
+    };
+    let args = call_args(args, native.is_some())?;
     let signal = call_signal(options)?;
     let call_id = match get(options, "callId") {
         v if v.is_undefined() || v.is_null() => None,

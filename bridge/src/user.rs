@@ -58,11 +58,17 @@ extern "C" {
     /// A `DOMException` named `name`, with `code` (the bridge's category) as an own property.
     #[wasm_bindgen(js_name = makeDomException)]
     pub(crate) fn make_dom_exception(message: &str, name: &str, code: &str) -> JsValue;
+
+    /// The same, with the provider's `status` and `retryAfter` (undefined when absent).
+    #[wasm_bindgen(js_name = makeDomException)]
+    fn make_dom_exception_with(message: &str, name: &str, code: &str, status: JsValue, retry_after: JsValue)
+    -> JsValue;
 }
 
 /// An `Error` with the provider's message, name, status and retryAfter, and the failure's `code`. Arguments refused
 /// by the tool's `inputSchema` are a `DOMException` `DataError` with code `invalid_args`, as the WebMCP
-/// web-platform-tests expect of a schema refusal (docs/native.md).
+/// web-platform-tests expect of a schema refusal (docs/native.md). A provider's error whose name only a
+/// `DOMException` has (native's `UnknownError`, a tool's `NotAllowedError`) is a `DOMException` here too.
 pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
     if error.kind == webmcp_policy::ErrorKind::InvalidArgs {
         return make_dom_exception(&error.message, "DataError", error.kind.as_str());
@@ -73,5 +79,8 @@ pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
         Some(webmcp_policy::RetryAfter::Text(t)) => JsValue::from_str(t),
         None => JsValue::UNDEFINED,
     };
+    if let Some(name) = error.name.filter(|name| webmcp_policy::outcome::is_dom_exception_name(name)) {
+        return make_dom_exception_with(&error.message, name, error.kind.as_str(), status, retry_after);
+    }
     js::make_error(&error.message, error.error_name(), error.kind.as_str(), status, retry_after)
 }

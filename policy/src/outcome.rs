@@ -34,8 +34,26 @@ pub const STANDARD_ERROR_NAMES: &[&str] = &[
     "ConstraintError",
     "EncodingError",
     "VersionError",
+    "UnknownError",
     "InterruptedError",
 ];
+
+/// The names of [`STANDARD_ERROR_NAMES`] that only a `DOMException` has (not an ECMAScript error, not the bridge's
+/// own `InterruptedError`): a caller's error of such a name is a `DOMException`, as the provider's was.
+pub fn is_dom_exception_name(name: &str) -> bool {
+    !matches!(
+        name,
+        "Error"
+            | "AggregateError"
+            | "EvalError"
+            | "RangeError"
+            | "ReferenceError"
+            | "SyntaxError"
+            | "TypeError"
+            | "URIError"
+            | "InterruptedError"
+    ) && STANDARD_ERROR_NAMES.contains(&name)
+}
 
 /// What kind of failure an error is, so that code can branch on it. Travels as the `code` field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -425,6 +425,7 @@ impl Sim {
             | Effect::Warn(_)
             | Effect::Ready => {}
             Effect::EndOfTask | Effect::ProbeWindows(_) => unreachable!("handled by pump"),
+            Effect::CallNative { .. } | Effect::AbortNative(_) => unreachable!("no page here lists on native's path"),
         }
     }
 

@@ -601,3 +601,59 @@ fn a_listing_keeps_the_tools_of_the_windows_asked_at_the_origins_allowed_only() 
     assert_eq!(names, vec![("add", WindowId(1)), ("pay", WindowId(2))]);
     assert!(tools.iter().all(|t| t.origin == SHOP));
 }
+
+/// Native WebMCP as a third kind of peer: a tool listed on native's path is called through the session (journaled,
+/// `callId` honoured, `toolresult` fired), carried out by the driver with native's `executeTool`.
+#[test]
+fn a_call_on_natives_path_is_journaled_like_any_other() {
+    let mut page = Page::new(WIDGET, "");
+    page.open();
+    let native = page.session.native_peer(WindowId(1), SHOP);
+    assert_ne!(native, PeerId::SELF);
+    assert_eq!(page.session.native_peer(WindowId(1), SHOP), native, "one native peer per window and origin");
+    let mut call = |waiter: u64| {
+        let mut input = execute(waiter, native, "add", "{\"x\":1}", None);
+        if let Input::Execute(request) = &mut input {
+            request.call_id = Some("order-7".to_owned());
+        }
+        input
+    };
+    let effects = page.task(call(5));
+    let wire: Vec<_> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::CallNative { peer, wire_id, tool, args } if *peer == native && tool.as_str() == "add" => {
+                assert_eq!(args.as_str(), "{\"x\":1}");
+                Some(wire_id.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(wire.len(), 1, "one call through native: {effects:?}");
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Post { .. } | Effect::PostBatch { .. })), "{effects:?}");
+    // The same callId again while it runs joins it: nothing more reaches native.
+    let effects = page.task(call(6));
+    assert!(!effects.iter().any(|e| matches!(e, Effect::CallNative { .. })), "{effects:?}");
+    let result = json("\"{\\\"y\\\":2}\"");
+    let effects = page.task(Input::NativeSettled { wire_id: wire[0].clone(), result: Ok(result.clone()) });
+    let completed = CallOutcome::Completed { result: result.as_str().to_owned() };
+    assert_eq!(settles(&effects), vec![(WaiterId(5), completed.clone()), (WaiterId(6), completed.clone())]);
+    assert_eq!(tool_results(&effects), 1);
+    // Settled: the same callId replays the outcome without running anything.
+    let effects = page.task(call(7));
+    assert_eq!(settles(&effects), vec![(WaiterId(7), completed)]);
+    assert!(!effects.iter().any(|e| matches!(e, Effect::CallNative { .. })), "{effects:?}");
+    // A stopped call on native's path aborts native's call.
+    let effects = page.task(execute(8, native, "add", "{}", None));
+    let Some(Effect::CallNative { wire_id, .. }) = effects.iter().find(|e| matches!(e, Effect::CallNative { .. }))
+    else {
+        panic!("a second call through native: {effects:?}");
+    };
+    let wire_id = wire_id.clone();
+    let effects = page.task(Input::Stop(WaiterId(8)));
+    assert_eq!(settles(&effects), vec![(WaiterId(8), CallOutcome::Stopped)]);
+    assert!(effects.contains(&Effect::AbortNative(wire_id.clone())), "{effects:?}");
+    // Native's late end for it settles nothing more.
+    let effects = page.task(Input::NativeSettled { wire_id, result: Ok(json("1")) });
+    assert!(settles(&effects).is_empty() && tool_results(&effects) == 0, "{effects:?}");
+}

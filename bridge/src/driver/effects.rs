@@ -4,12 +4,14 @@ use gloo_events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 use webmcp_policy::envelope::Message;
 use webmcp_policy::journal::CallOutcome;
-use webmcp_policy::session::{Effect, Finished, Input, ListedTool, PortId, Registration, RunId, RunResult, WindowId};
-use webmcp_policy::{ErrorKind, JsonText, ToolError};
+use webmcp_policy::session::{
+    Effect, Finished, Input, ListedTool, PeerId, PortId, Registration, RunId, RunResult, WindowId,
+};
+use webmcp_policy::{ErrorKind, JsonText, RequestId, ToolError, ToolName};
 
 use crate::driver::handles::{Handler, PortHandle, Waiter};
 use crate::driver::{Driver, windows_around};
-use crate::user::outcome_to_js;
+use crate::user::{outcome_to_js, page_value};
 use crate::{RemoteTool, ToolResult, console, js};
 
 impl Driver {
@@ -37,6 +39,13 @@ impl Driver {
             Effect::RunTool { run, registration, args } => self.run_tool(run, registration, args),
             Effect::AbortRun(run) => {
                 let controller = self.handles.borrow_mut().runs.remove(&run);
+                if let Some(controller) = controller {
+                    controller.abort();
+                }
+            }
+            Effect::CallNative { peer, wire_id, tool, args } => self.call_native(peer, wire_id, &tool, &args),
+            Effect::AbortNative(wire_id) => {
+                let controller = self.handles.borrow_mut().native_calls.remove(&wire_id);
                 if let Some(controller) = controller {
                     controller.abort();
                 }
@@ -136,6 +145,34 @@ impl Driver {
                 });
             }
         }
+    }
+
+    /// A call on native's path: native's `executeTool` with native's own tool object, its end back to the session.
+    /// Native resolves with a string (a string result as it is, any other result's JSON text), kept as a JSON
+    /// string so that the page gets exactly native's string.
+    fn call_native(&self, peer: PeerId, wire_id: RequestId, tool: &ToolName, args: &JsonText) {
+        let native_tool = self.handles.borrow().native_tools.get(&(peer, tool.to_string())).cloned();
+        let Some(native_tool) = native_tool else {
+            let error = ToolError::new(ErrorKind::UnknownTool, format!("{tool} is no longer listed by native WebMCP"));
+            return self.input(Input::NativeSettled { wire_id, result: Err(error) });
+        };
+        let Ok(controller) = web_sys::AbortController::new() else { return };
+        let signal = controller.signal();
+        self.handles.borrow_mut().native_calls.insert(wire_id.clone(), controller);
+        let call = crate::native::call_native(&native_tool, &page_value(args.as_str()), Some(signal));
+        wasm_bindgen_futures::spawn_local(async move {
+            let settled = wasm_bindgen_futures::JsFuture::from(call).await;
+            let Some(driver) = Driver::installed() else { return };
+            driver.handles.borrow_mut().native_calls.remove(&wire_id);
+            let result = match settled {
+                Ok(text) => {
+                    let text = text.as_string().unwrap_or_default();
+                    Ok(JsonText::from_value(&serde_json::Value::String(text)))
+                }
+                Err(error) => Err(super::events::native_error(&driver, &error)),
+            };
+            driver.input(Input::NativeSettled { wire_id, result });
+        });
     }
 
     fn resolve_list(&self, waiter: Waiter, tools: Vec<ListedTool>) {

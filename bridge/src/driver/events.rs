@@ -130,6 +130,18 @@ pub(super) fn on_tool_settled(run: u32, ok: bool, value: JsValue) {
     driver.input(Input::ToolSettled { run, result });
 }
 
+/// What native's `executeTool` rejected with (glue.js `executeNative` gives it native's name and a `code`): an
+/// error that keeps native's name and message; `refused` for a call native refused, `tool_error` otherwise.
+pub(super) fn native_error(driver: &Driver, error: &JsValue) -> webmcp_policy::ToolError {
+    let mut tool_error = thrown_to_error(driver, error);
+    let code = js_sys::Reflect::get(error, &JsValue::from_str("code")).ok().and_then(|c| c.as_string());
+    tool_error.kind = match code.as_deref() {
+        Some("refused") => webmcp_policy::ErrorKind::Refused,
+        _ => webmcp_policy::ErrorKind::ToolError,
+    };
+    tool_error
+}
+
 /// What a tool threw, as an error that keeps its message, name, status and retryAfter within the limits.
 fn thrown_to_error(driver: &Driver, thrown: &JsValue) -> webmcp_policy::ToolError {
     let described = js::describe_thrown(thrown);

@@ -6,8 +6,9 @@ use std::rc::Rc;
 
 use gloo_events::EventListener;
 use wasm_bindgen::JsValue;
+use webmcp_policy::RequestId;
 use webmcp_policy::journal::CallOutcome;
-use webmcp_policy::session::{Locator, PortId, Registration, RunId, WaiterId, WindowFacts, WindowId};
+use webmcp_policy::session::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowFacts, WindowId};
 
 use crate::oneshot;
 use crate::{RemoteTool, ToolFuture};
@@ -67,6 +68,10 @@ pub(crate) struct Handles {
     pub tools: HashMap<Registration, ToolHandle>,
     /// Load listeners of the frame elements of windows that calls wait on.
     pub frames: HashMap<WindowId, EventListener>,
+    /// Native's tool objects of the tools `getTools` listed on native's path, by native peer and name.
+    pub native_tools: HashMap<(PeerId, String), JsValue>,
+    /// The signals of calls on native's path, by the call's id.
+    pub native_calls: HashMap<RequestId, web_sys::AbortController>,
 }
 
 impl Handles {

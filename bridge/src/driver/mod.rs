@@ -129,6 +129,11 @@ impl Driver {
         result
     }
 
+    /// Changes the session where the change has no effects to carry out (naming a peer, say).
+    pub fn read_mut<R>(&self, change: impl FnOnce(&mut Session<RawStore>) -> R) -> R {
+        change(&mut self.session.borrow_mut())
+    }
+
     /// Reads the session.
     pub fn read<R>(&self, read: impl FnOnce(&Session<RawStore>) -> R) -> R {
         read(&self.session.borrow())

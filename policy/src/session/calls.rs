@@ -66,7 +66,11 @@ impl<S: JournalStore> Session<S> {
                     resend: false,
                 };
                 self.announce(running);
-                self.send_execute(peer, request);
+                if self.peers.get(peer).is_some_and(|p| p.native) {
+                    self.call_native(peer, request);
+                } else {
+                    self.send_execute(peer, request);
+                }
             }
         }
     }
@@ -93,6 +97,33 @@ impl<S: JournalStore> Session<S> {
             resend: request.resend,
         });
         self.send(peer, &message);
+    }
+
+    /// Starts a call on native's path: recorded as sent first (native ignores `callId` and cannot say whether a
+    /// call ran, so the journal treats it as a plain peer's), then handed to the driver.
+    fn call_native(&mut self, peer: PeerId, request: ExecuteRequest) {
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        if !journals.consumer.mark_sent(&request.wire_id, now) {
+            return;
+        }
+        self.flush_journals();
+        let Ok(args) = JsonText::parse(&request.args, &self.config.limits) else { return };
+        self.effects.push_back(Effect::CallNative { peer, wire_id: request.wire_id, tool: request.tool, args });
+    }
+
+    /// A call on native's path ended. An end for a call that settled meanwhile (stopped, its frame reloaded) is
+    /// dropped: native's promise settles on its own time.
+    pub(crate) fn native_settled(&mut self, wire_id: &RequestId, result: Result<JsonText, ToolError>) {
+        let outcome = match result {
+            Ok(result) => ToolOutcome::Completed { result: result.into_string() },
+            Err(error) => ToolOutcome::Failed(error),
+        };
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        if let Some(settled) = journals.consumer.on_response(wire_id, outcome, now) {
+            self.settle(settled);
+        }
     }
 
     /// `waiter` waits for call `wire_id`: its time limit, the frame its provider is in, and the liveness check.
@@ -245,7 +276,12 @@ impl<S: JournalStore> Session<S> {
             duration_ms,
             recovered,
         }));
-        if let Some(peer) = peer {
+        let native = peer.and_then(|p| self.peers.get(p)).is_some_and(|p| p.native);
+        if native {
+            // However it ended here (stopped, timed out, its window gone), native's call stops too; for a call that
+            // native itself ended, the driver has nothing left to abort.
+            self.effects.push_back(Effect::AbortNative(wire_id.clone()));
+        } else if let Some(peer) = peer {
             match followup {
                 Followup::Ack => self.acknowledge(peer, [wire_id.clone()]),
                 Followup::Cancel => self.send(peer, &Message::CancelTool { request_id: wire_id.clone() }),

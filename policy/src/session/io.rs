@@ -2,7 +2,7 @@
 
 use crate::JsonText;
 use crate::envelope::{ErrorCategory, Message, ToolDescriptor};
-use crate::ids::ToolName;
+use crate::ids::{RequestId, ToolName};
 use crate::journal::{CallOutcome, OutcomeStatus};
 use crate::origin::OriginList;
 use crate::outcome::ToolError;
@@ -70,6 +70,14 @@ pub enum Input {
     GoingAway,
     /// Another page of this origin said how its calls stand (the calls channel).
     Observed(Vec<ObservedCall>),
+    /// A call on native's path ([`Effect::CallNative`]) ended: its result (JSON text, as native gives it), or the
+    /// error native rejected with.
+    NativeSettled {
+        /// The call.
+        wire_id: RequestId,
+        /// How it ended.
+        result: Result<JsonText, ToolError>,
+    },
     /// A `postMessage` the driver made for [`Effect::Post`] threw.
     PostFailed {
         /// The origin it was addressed to.
@@ -266,6 +274,20 @@ pub enum Effect {
     },
     /// Abort a run's signal.
     AbortRun(RunId),
+    /// Call `tool` of a native peer through the browser's `document.modelContext.executeTool`, and give the end as
+    /// [`Input::NativeSettled`].
+    CallNative {
+        /// The peer (a window whose tools native reaches).
+        peer: PeerId,
+        /// The call's id, for [`Input::NativeSettled`].
+        wire_id: RequestId,
+        /// The tool.
+        tool: ToolName,
+        /// The arguments.
+        args: JsonText,
+    },
+    /// Abort the signal of a call on native's path (native tells the tool with `toolcancel`).
+    AbortNative(RequestId),
     /// Settle a caller's promise or future.
     Settle {
         /// Who.

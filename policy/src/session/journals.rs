@@ -24,6 +24,7 @@ pub(crate) struct Journals<S: JournalStore> {
 pub(crate) enum Deferred {
     Message(Sender, Message),
     Execute(CallRequest),
+    NativeSettled(crate::ids::RequestId, Result<crate::JsonText, crate::outcome::ToolError>),
 }
 
 impl<S: JournalStore> Session<S> {
@@ -87,6 +88,7 @@ impl<S: JournalStore> Session<S> {
         match work {
             Deferred::Message(from, message) => self.on_journal_message(from, message),
             Deferred::Execute(request) => self.start_call(request),
+            Deferred::NativeSettled(wire_id, result) => self.native_settled(&wire_id, result),
         }
     }
 

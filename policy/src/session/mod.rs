@@ -250,6 +250,13 @@ impl<S: JournalStore> Session<S> {
         self.peers.get(peer).filter(|p| !p.gone).map(|p| p.window)
     }
 
+    /// The peer through which native WebMCP reaches the tools of `window` at `origin` (the tools `getTools`
+    /// listed on native's path), created when new.
+    pub fn native_peer(&mut self, window: WindowId, origin: &str) -> PeerId {
+        let locator = self.windows.get(&window).map(|f| f.locator.clone()).unwrap_or(Locator::Unknown);
+        self.peers.native(window, origin, &locator)
+    }
+
     /// Whether this page has a tool named `name`.
     pub fn has_tool(&self, name: &str) -> bool {
         self.catalog.get(name).is_some()
@@ -291,6 +298,9 @@ impl<S: JournalStore> Session<S> {
             Input::Hidden => self.flush_journals(),
             Input::GoingAway => self.going_away(),
             Input::Observed(calls) => self.effects.extend(calls.into_iter().map(Effect::ToolStatus)),
+            Input::NativeSettled { wire_id, result } => {
+                self.when_journals_open(Deferred::NativeSettled(wire_id, result))
+            }
             Input::PostFailed { origin, error } => {
                 self.warn(RefusalKind::PostFailed, &origin, &format!("could not post to {origin}: {error}"))
             }

@@ -29,7 +29,8 @@ impl<S: JournalStore> Session<S> {
             self.loopback.push(message.clone());
             return self.ask_end_of_task();
         }
-        let Some(peer) = self.peers.get_mut(peer_id).filter(|p| !p.gone) else { return };
+        // A native peer is reached through native's `executeTool` only (see `calls.rs`), never by message.
+        let Some(peer) = self.peers.get_mut(peer_id).filter(|p| !p.gone && !p.native) else { return };
         if let Some(link) = side.and_then(|side| peer.link_mut(side)) {
             link.outbox.push(message.encode());
             return self.ask_end_of_task();

@@ -76,6 +76,9 @@ pub(crate) struct Peer {
     /// The origin the browser reported for its messages, or the exact origin our request was addressed to and
     /// answered from.
     pub origin: String,
+    /// The browser's own WebMCP reaches this window's tools (a peer of the third kind, beside windows reached by
+    /// message and this page itself): calls go through native `executeTool`, never as messages.
+    pub native: bool,
     /// Where its window sits around this page.
     pub locator: Locator,
     /// It said `"bridge": 1`: it speaks the extensions.
@@ -143,7 +146,21 @@ impl Peers {
 
     /// The live peer for `window` at `origin`.
     pub fn find(&self, window: WindowId, origin: &str) -> Option<PeerId> {
-        self.list.iter().find(|p| !p.gone && p.window == window && p.origin == origin).map(|p| p.id)
+        self.list.iter().find(|p| !p.gone && !p.native && p.window == window && p.origin == origin).map(|p| p.id)
+    }
+
+    /// The live native peer for `window` at `origin`, created when new.
+    pub fn native(&mut self, window: WindowId, origin: &str, locator: &Locator) -> PeerId {
+        let found = self.list.iter().find(|p| !p.gone && p.native && p.window == window && p.origin == origin);
+        if let Some(peer) = found {
+            return peer.id;
+        }
+        let id = PeerId(self.next);
+        self.next += 1;
+        let mut peer = Peer::new(id, window, origin, locator.clone());
+        peer.native = true;
+        self.list.push(peer);
+        id
     }
 
     /// The live peer for `window` at `origin`, created when new. A known locator replaces an old one; an unknown
@@ -216,6 +233,7 @@ impl Peer {
             id,
             window,
             origin: origin.to_owned(),
+            native: false,
             locator,
             bridge: false,
             tools: Vec::new(),

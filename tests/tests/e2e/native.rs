@@ -31,6 +31,7 @@ pub fn cases() -> Vec<Case> {
             "native::a_native_only_host_lists_and_calls_a_bridge_frame",
             a_native_only_host_lists_and_calls_a_bridge_frame
         ),
+        case!("native::a_call_id_runs_once_on_natives_path_too", a_call_id_runs_once_on_natives_path_too),
         case!(
             "native::tools_registered_with_native_after_install_reach_windows_native_does_not",
             tools_registered_with_native_after_install_reach_windows_native_does_not
@@ -605,6 +606,27 @@ pub async fn a_bridge_page_lists_and_calls_a_native_only_frame(t: Ctx) -> E2eRes
         check(unchecked["code"] == json!("invalid_args"), || {
             format!("bridge_double with a string x on the bridge's path: expected invalid_args, got {unchecked}")
         })
+    })
+    .await
+}
+
+/// A bridge page calls a native-only frame's tool (native's path) twice with one `callId`: native ignores `callId`,
+/// but the call goes through the bridge's session like any other, so the tool runs once, the second call gets the
+/// first one's result, and the page gets one `toolresult` for it.
+pub async fn a_call_id_runs_once_on_natives_path_too(t: Ctx) -> E2eResult<()> {
+    in_native_chromium(t, |t| async move {
+        open_top(&t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
+        embed_with_tools(&t, Page::Top, "n", Site::Widget, &peer_path("native", &[Site::Shop])).await?;
+        register(&t, Page::Frame("n"), double_tool("native_double"), json!({})).await?;
+        let watch = "window.heardResults = []; document.modelContext.addEventListener('toolresult', (event) =>                      window.heardResults.push([event.detail.name, event.detail.status, event.detail.callId]));                      return await e2e.list({ fromOrigins: ['widget'] });";
+        js(&t, Page::Top, watch, vec![]).await?;
+        let twice = "const options = { callId: 'order-7' };                      return [await e2e.call('native_double', { x: 21 }, options),                              await e2e.call('native_double', { x: 21 }, options)];";
+        let doubled = json!({ "ok": true, "value": { "doubled": 42 } });
+        check_eq(js(&t, Page::Top, twice, vec![]).await?, json!([doubled, doubled]), "both calls' outcomes")?;
+        let runs = js(&t, Page::Frame("n"), "return e2e.runs.native_double ?? 0;", vec![]).await?;
+        check_eq(runs, json!(1), "runs of native_double in the native-only frame")?;
+        let heard = js(&t, Page::Top, "return window.heardResults;", vec![]).await?;
+        check_eq(heard, json!([["native_double", "completed", "order-7"]]), "toolresult events in the shop")
     })
     .await
 }

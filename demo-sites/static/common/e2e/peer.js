@@ -125,7 +125,9 @@ const e2e = {
   /** Calls a listed tool and resolves to its outcome ({ ok, value } or the error's fields). */
   call(name, args = {}, options = {}) {
     const tool = findTool(name, options.origin);
-    const callOptions = options.timeoutMs ? { timeoutMs: options.timeoutMs } : {};
+    const callOptions = {};
+    if (options.timeoutMs) callOptions.timeoutMs = options.timeoutMs;
+    if (options.callId) callOptions.callId = options.callId;
     return describeOutcome(execute(tool, args, callOptions));
   },
 
