@@ -611,7 +611,7 @@ fn a_call_on_natives_path_is_journaled_like_any_other() {
     let native = page.session.native_peer(WindowId(1), SHOP);
     assert_ne!(native, PeerId::SELF);
     assert_eq!(page.session.native_peer(WindowId(1), SHOP), native, "one native peer per window and origin");
-    let mut call = |waiter: u64| {
+    let call = |waiter: u64| {
         let mut input = execute(waiter, native, "add", "{\"x\":1}", None);
         if let Input::Execute(request) = &mut input {
             request.call_id = Some("order-7".to_owned());
