@@ -618,7 +618,7 @@ pub async fn a_call_id_runs_once_on_natives_path_too(t: Ctx) -> E2eResult<()> {
         open_top(&t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
         embed_with_tools(&t, Page::Top, "n", Site::Widget, &peer_path("native", &[Site::Shop])).await?;
         register(&t, Page::Frame("n"), double_tool("native_double"), json!({})).await?;
-        let watch = "window.heardResults = []; document.modelContext.addEventListener('toolresult', (event) =>                      window.heardResults.push([event.detail.name, event.detail.status, event.detail.callId]));                      return await e2e.list({ fromOrigins: ['widget'] });";
+        let watch = "window.heardResults = []; document.modelContext.addEventListener('toolresult', (event) =>                      window.heardResults.push([event.name, event.status, event.callId]));                      return await e2e.list({ fromOrigins: ['widget'] });";
         js(&t, Page::Top, watch, vec![]).await?;
         let twice = "const options = { callId: 'order-7' };                      return [await e2e.call('native_double', { x: 21 }, options),                              await e2e.call('native_double', { x: 21 }, options)];";
         let doubled = json!({ "ok": true, "value": { "doubled": 42 } });
