@@ -1,0 +1,199 @@
+//! The checks of what page code passes to `registerTool` and `executeTool`, as native WebMCP makes them (measured,
+//! docs/native.md): tool objects, arguments, signals and options, each refused with the error native gives.
+
+use wasm_bindgen::prelude::*;
+use webmcp_policy::session::{PeerId, ToolSpec};
+use webmcp_policy::{ArgSchema, JsonText, ParseOptions, ToolName};
+
+use super::type_error;
+use crate::driver::{Driver, Handler, with_driver};
+use crate::options::{get, origin_list};
+use crate::{BridgeError, CallOptions, console, js};
+
+pub(super) type PreparedCall = ((PeerId, ToolName), JsonText, CallOptions, Option<web_sys::AbortSignal>);
+
+/// The tool of a call, checked as native checks it (measured, docs/native.md): an object with `name`, `origin` and
+/// `window`, else a `TypeError`. A tool object `getTools()` returned names its window to the bridge; any other
+/// object (a copy, say) is taken for a tool of this page when its `origin` and `window` are this page's and a tool
+/// of its name is registered here, as native takes a copy of its own tool object; else a `TypeError`, as native's
+/// for a made-up tool.
+fn call_target(tool: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
+    let refused =
+        |why: &str| type_error(&format!("executeTool(tool, args): {why}; pass a tool returned by getTools()"));
+    let name = get(tool, "name").as_string().ok_or_else(|| refused("tool must be an object with a name"))?;
+    let name = ToolName::new(name).map_err(|e| type_error(&format!("executeTool: {e}")))?;
+    let reference = js::tool_ref(tool);
+    if reference >= 0 {
+        return Ok((PeerId(reference as u32), name));
+    }
+    let origin = get(tool, "origin").as_string().ok_or_else(|| refused("tool.origin must be a string"))?;
+    let window = get(tool, "window");
+    if window.is_undefined() || window.is_null() {
+        return Err(refused("tool.window must be the window of the tool"));
+    }
+    let own_window = web_sys::window().is_some_and(|w| js_sys::Object::is(&window, &w));
+    let own = with_driver(|driver| {
+        own_window && driver.read(|session| session.config().own_origin == origin && session.has_tool(name.as_str()))
+    });
+    if own.unwrap_or(false) {
+        Ok((PeerId::SELF, name))
+    } else {
+        Err(refused(&format!("{name} of {origin} is not a tool this page listed")))
+    }
+}
+
+/// The target of a tool `getTools` listed on native's path: the native peer of its window and origin (calls to it
+/// go through the session too, so that `callId`, `toolresult` and time limits work as on the bridge's path).
+fn native_target(tool: &JsValue, native: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
+    let name = get(tool, "name").as_string().ok_or_else(|| type_error("executeTool: the tool has no name"))?;
+    let name = ToolName::new(name).map_err(|e| type_error(&format!("executeTool: {e}")))?;
+    let origin = get(tool, "origin").as_string().ok_or_else(|| type_error("executeTool: the tool has no origin"))?;
+    let window = get(tool, "window");
+    let driver = Driver::installed().ok_or_else(|| type_error("executeTool: the bridge is not installed"))?;
+    let window = driver.window_id(&window);
+    let peer = driver.read_mut(|session| session.native_peer(window, &origin));
+    driver.handles.borrow_mut().native_tools.insert((peer, name.to_string()), native.clone());
+    Ok((peer, name))
+}
+
+pub(super) fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<PreparedCall, JsValue> {
+    let native = crate::native::native_tool(tool);
+    let target = match &native {
+        Some(native) => native_target(tool, native)?,
+        None => call_target(tool)?,
+    };
+    let args = call_args(args, native.is_some())?;
+    let signal = call_signal(options)?;
+    let call_id = match get(options, "callId") {
+        v if v.is_undefined() || v.is_null() => None,
+        v => Some(
+            v.as_string()
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| type_error("executeTool: options.callId must be a non-empty string"))?,
+        ),
+    };
+    let timeout_ms = match get(options, "timeoutMs") {
+        v if v.is_undefined() || v.is_null() => None,
+        v => Some(
+            v.as_f64()
+                .filter(|t| t.is_finite() && *t >= 1.0)
+                .ok_or_else(|| type_error("executeTool: options.timeoutMs must be a positive number"))?
+                as u32,
+        ),
+    };
+    Ok((target, args, CallOptions { call_id, timeout_ms }, signal))
+}
+
+/// The arguments of `executeTool`, checked as native checks them (measured, docs/native.md): left out or
+/// `undefined` they are `{}`; `null`, a number or a boolean is a `TypeError`, and so is an object that JSON cannot
+/// write (its `toJSON` gives `undefined`, a cycle). An array is a `TypeError` on the bridge's path, whose protocol
+/// carries an object; on native's path (`array_ok`) it goes to native, which takes it. A string holding a JSON
+/// object is taken too (the bridge's extension: native refuses every string with a `TypeError`, and so does the
+/// bridge any other string). As JSON text.
+pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<JsonText, JsValue> {
+    if args.is_undefined() {
+        return Ok(JsonText::empty_object());
+    }
+    let text = if let Some(text) = args.as_string() {
+        text
+    } else if args.is_object() {
+        let written = js_sys::JSON::stringify(args).map_err(|e| {
+            type_error(&format!("executeTool: the arguments cannot be written as JSON ({})", console::describe(&e)))
+        })?;
+        written.as_string().ok_or_else(|| type_error("executeTool: the arguments cannot be written as JSON"))?
+    } else {
+        return Err(type_error("executeTool: the arguments must be an object (or a string holding a JSON object)"));
+    };
+    let from_string = args.is_string();
+    let limits = with_driver(|driver| driver.options.limits.clone()).unwrap_or_default();
+    let args = JsonText::parse(&text, &limits).map_err(|e| type_error(&format!("executeTool: the arguments {e}")))?;
+    let array_taken = array_ok && !from_string && args.kind() == webmcp_policy::JsonKind::Array;
+    if !args.is_object() && !array_taken {
+        return Err(type_error("executeTool: the arguments must be an object (JSON text of an object)"));
+    }
+    if args.has_proto_key() {
+        return Err(type_error("executeTool: the arguments hold a \"__proto__\" key, which no provider accepts"));
+    }
+    Ok(args)
+}
+
+/// The `signal` of `executeTool`'s options, checked.
+pub(super) fn call_signal(options: &JsValue) -> Result<Option<web_sys::AbortSignal>, JsValue> {
+    let signal = get(options, "signal");
+    let signal = if signal.is_undefined() || signal.is_null() {
+        None
+    } else {
+        Some(
+            signal
+                .dyn_into::<web_sys::AbortSignal>()
+                .map_err(|_| type_error("executeTool: options.signal must be an AbortSignal"))?,
+        )
+    };
+    Ok(signal)
+}
+
+/// A tool object of `registerTool`, checked.
+pub(crate) fn local_tool(tool: &JsValue, options: &JsValue) -> Result<(ToolSpec, Handler), BridgeError> {
+    if !tool.is_object() {
+        return Err(BridgeError::invalid(
+            "registerTool(tool): tool must be an object with name, description and execute",
+        ));
+    }
+    let name = get(tool, "name")
+        .as_string()
+        .ok_or_else(|| BridgeError::invalid("registerTool: tool.name must be a string"))?;
+    let name = ToolName::new(name)?;
+    let description = get(tool, "description").as_string().filter(|d| !d.is_empty()).ok_or_else(|| {
+        BridgeError::invalid(format!("registerTool({name}): tool.description must be a non-empty string"))
+    })?;
+    let execute = get(tool, "execute")
+        .dyn_into::<js_sys::Function>()
+        .map_err(|_| BridgeError::invalid(format!("registerTool({name}): tool.execute must be a function")))?;
+    let input_schema = json_object(&get(tool, "inputSchema"), &name, "inputSchema")?;
+    let annotations = json_object(&get(tool, "annotations"), &name, "annotations")?;
+    let validate = get(tool, "validateArgs").as_bool().unwrap_or(true);
+    let checker = match (&input_schema, validate) {
+        (Some(schema), true) => {
+            let value = schema.to_value().map_err(|e| BridgeError::invalid(e.to_string()))?;
+            Some(ArgSchema::compile(&value).map_err(|source| BridgeError::Schema { tool: name.to_string(), source })?)
+        }
+        _ => None,
+    };
+    let exposed = get(options, "exposedTo");
+    let exposed_to = if exposed.is_undefined() || exposed.is_null() {
+        None
+    } else {
+        let wildcards = get(options, "allowWildcards").as_bool().unwrap_or(false);
+        Some(origin_list(&exposed, ParseOptions::default().allow_wildcards(wildcards), "exposedTo")?)
+    };
+    let mut spec = ToolSpec::new(name, description);
+    spec.input_schema = input_schema;
+    spec.annotations = annotations;
+    spec.checker = checker;
+    spec.exposed_to = exposed_to;
+    Ok((spec, Handler::Js { execute, this: tool.clone() }))
+}
+
+/// An optional object field (or a string holding a JSON object), as JSON text.
+fn json_object(value: &JsValue, tool: &ToolName, field: &str) -> Result<Option<JsonText>, BridgeError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    let text: String = match value.as_string() {
+        Some(text) => text,
+        None => js_sys::JSON::stringify(value)
+            .map_err(|e| {
+                BridgeError::invalid(format!(
+                    "registerTool({tool}): {field} cannot be written as JSON ({})",
+                    console::describe(&e)
+                ))
+            })?
+            .into(),
+    };
+    let json = JsonText::parse(&text, &webmcp_policy::Limits::default())
+        .map_err(|e| BridgeError::invalid(format!("registerTool({tool}): {field} {e}")))?;
+    if !json.is_object() {
+        return Err(BridgeError::invalid(format!("registerTool({tool}): {field} must be an object")));
+    }
+    Ok(Some(json))
+}
