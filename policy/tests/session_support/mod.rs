@@ -138,10 +138,11 @@ impl<S: JournalStore> Page<S> {
         self.finish_task(first)
     }
 
-    /// Registers a tool; what that queued.
+    /// Registers a tool, then ends the task; what that queued.
     pub fn register(&mut self, spec: ToolSpec) -> (Registration, Vec<Effect>) {
         let registration = self.session.register(spec, self.now).expect("a new tool name");
-        (registration, self.drain())
+        let first = self.drain();
+        (registration, self.finish_task(first))
     }
 
     /// A new port that came with a message.
