@@ -1,7 +1,14 @@
 //! Pure, deterministic decisions for `webmcp-bridge`.
 //!
-//! This crate never touches a browser API: it takes an origin string, a decoded message or a clock value and
-//! returns a decision or a typed error. The `webmcp-bridge` crate turns browser events into these inputs.
+//! This crate never touches a browser API. Its center is [`session::Session`], the whole protocol of one page as a
+//! sans-IO state machine: browser events come in as [`session::Input`]s with the time, decisions leave as
+//! [`session::Effect`]s (post this envelope to this window at this exact origin, run this tool, settle this call)
+//! and the next deadline as [`session::Session::poll_timeout`]. The `webmcp-bridge` crate is its driver.
+//!
+//! Where to look: who may list, call, cancel or connect, and where every answer goes — `session` (its module docs
+//! name the file of each); origin lists and visibility — [`origin`]; message shapes and limits — [`envelope`];
+//! once-only — [`journal`]; argument checks — [`schema`]; flood guards and rate-limited warnings — [`guard`]. The
+//! data flow of one call is drawn in docs/architecture.md.
 #![deny(missing_docs)]
 
 pub mod call_path;
