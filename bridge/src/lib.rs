@@ -80,6 +80,7 @@ mod random;
 mod rust_api;
 mod store;
 mod tab;
+mod tool_types;
 mod user;
 
 pub use error::{BridgeError, CallError};
@@ -87,9 +88,8 @@ pub use error::{BridgeError, CallError};
 pub use js_api::{BridgeHandle, install};
 pub use listeners::ListenerGuard;
 pub use options::BridgeOptions;
-pub use rust_api::{
-    Bridge, CallOptions, RemoteTool, ToolCall, ToolDefinition, ToolFuture, ToolRegistration, ToolResult,
-};
+pub use rust_api::{Bridge, CallOptions, ToolCall, ToolDefinition, ToolRegistration};
+pub use tool_types::{RemoteTool, ToolFuture, ToolResult};
 pub use webmcp_policy::journal::OutcomeStatus as CallStatus;
 pub use webmcp_policy::session::{ObservedCall, ObservedStatus};
 pub use webmcp_policy::{ErrorKind, OriginList, ToolError};

@@ -2,7 +2,9 @@
 
 use std::rc::Rc;
 
-use crate::driver::with_driver;
+use std::cell::RefCell;
+use std::rc::Weak;
+
 use crate::{ObservedCall, ToolResult};
 
 type ResultListener = Rc<dyn Fn(&ToolResult)>;
@@ -59,11 +61,12 @@ impl Listeners {
 #[must_use = "the listener is removed when this guard is dropped"]
 pub struct ListenerGuard {
     id: Option<u64>,
+    listeners: Weak<RefCell<Listeners>>,
 }
 
 impl ListenerGuard {
-    pub(crate) fn new(id: u64) -> Self {
-        Self { id: Some(id) }
+    pub(crate) fn new(id: u64, listeners: Weak<RefCell<Listeners>>) -> Self {
+        Self { id: Some(id), listeners }
     }
 
     /// Keeps the listener for the life of the page.
@@ -74,8 +77,8 @@ impl ListenerGuard {
 
 impl Drop for ListenerGuard {
     fn drop(&mut self) {
-        if let Some(id) = self.id {
-            with_driver(|driver| driver.listeners.borrow_mut().remove(id));
+        if let (Some(id), Some(listeners)) = (self.id, self.listeners.upgrade()) {
+            listeners.borrow_mut().remove(id);
         }
     }
 }

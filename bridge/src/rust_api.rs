@@ -8,18 +8,12 @@ use std::task::{Context, Poll};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 use webmcp_policy::journal::CallOutcome;
-use webmcp_policy::session::{
-    CallRequest, Finished, Input, ListRequest, ListedTool, PeerId, Registration, ToolSpec, WaiterId, WindowId,
-};
+use webmcp_policy::session::{CallRequest, Input, ListRequest, Registration, ToolSpec, WaiterId};
 use webmcp_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName};
 
 use crate::driver::{Driver, Handler, Waiter, with_driver};
 use crate::listeners::ListenerGuard;
-use crate::user::{outcome_to_js, page_value};
-use crate::{BridgeError, BridgeOptions, CallError, CallStatus, ObservedCall, js, oneshot};
-
-/// What a Rust tool returns: its result as JSON, or an error that keeps its status and retryAfter.
-pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>>>>;
+use crate::{BridgeError, BridgeOptions, CallError, ObservedCall, RemoteTool, ToolFuture, ToolResult, js, oneshot};
 
 /// The page's bridge. Cloning it is cheap; every clone is the same bridge.
 ///
@@ -73,7 +67,7 @@ impl Bridge {
             sender.send(CallOutcome::Failed(ToolError::new(ErrorKind::InvalidArgs, "arguments must be a JSON object")));
             return ToolCall { receiver, waiter: None, done: false };
         }
-        let Ok(name) = ToolName::new(tool.name.clone()) else {
+        let Ok(name) = ToolName::new(tool.name().to_owned()) else {
             sender.send(CallOutcome::Failed(ToolError::new(ErrorKind::UnknownTool, "the tool has an invalid name")));
             return ToolCall { receiver, waiter: None, done: false };
         };
@@ -87,19 +81,28 @@ impl Bridge {
 
     /// Calls `listener` for every call of this page that settles (the `toolresult` event).
     pub fn on_tool_result(&self, listener: impl Fn(&ToolResult) + 'static) -> ListenerGuard {
-        ListenerGuard::new(self.driver.listeners.borrow_mut().add_tool_result(Rc::new(listener)))
+        ListenerGuard::new(
+            self.driver.listeners.borrow_mut().add_tool_result(Rc::new(listener)),
+            Rc::downgrade(&self.driver.listeners),
+        )
     }
 
     /// Calls `listener` whenever another page of this origin (another tab, or another frame) says how one of its
     /// calls stands (the `toolstatus` event): running, then how it settled. Only statuses: never arguments or
     /// results; and observing never runs or resumes another page's call.
     pub fn on_tool_status(&self, listener: impl Fn(&ObservedCall) + 'static) -> ListenerGuard {
-        ListenerGuard::new(self.driver.listeners.borrow_mut().add_tool_status(Rc::new(listener)))
+        ListenerGuard::new(
+            self.driver.listeners.borrow_mut().add_tool_status(Rc::new(listener)),
+            Rc::downgrade(&self.driver.listeners),
+        )
     }
 
     /// Calls `listener` whenever the tools of this page or of a listed window change (the `toolchange` event).
     pub fn on_tool_change(&self, listener: impl Fn() + 'static) -> ListenerGuard {
-        ListenerGuard::new(self.driver.listeners.borrow_mut().add_tool_change(Rc::new(listener)))
+        ListenerGuard::new(
+            self.driver.listeners.borrow_mut().add_tool_change(Rc::new(listener)),
+            Rc::downgrade(&self.driver.listeners),
+        )
     }
 }
 
@@ -169,135 +172,6 @@ impl Drop for ToolCall {
                 driver.input(Input::Abandon(waiter));
             });
         }
-    }
-}
-
-/// A tool of this page or of another window, as listed by [`Bridge::get_tools`].
-#[derive(Debug, Clone)]
-pub struct RemoteTool {
-    name: String,
-    description: String,
-    input_schema: Option<JsonText>,
-    annotations: Option<JsonText>,
-    origin: String,
-    pub(crate) peer: PeerId,
-    window: WindowId,
-}
-
-impl RemoteTool {
-    pub(crate) fn from_listed(listed: ListedTool) -> Self {
-        let ListedTool { descriptor, origin, peer, window } = listed;
-        Self {
-            name: descriptor.name.to_string(),
-            description: descriptor.description,
-            input_schema: descriptor.input_schema,
-            annotations: descriptor.annotations,
-            origin,
-            peer,
-            window,
-        }
-    }
-
-    /// The tool's name (unique within its window, not across windows).
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// What the tool does.
-    pub fn description(&self) -> &str {
-        &self.description
-    }
-
-    /// The origin of the window that runs it, as the browser reported it.
-    pub fn origin(&self) -> &str {
-        &self.origin
-    }
-
-    /// The JSON Schema of its arguments.
-    pub fn input_schema(&self) -> Option<Value> {
-        self.input_schema.as_ref().and_then(|s| s.to_value().ok())
-    }
-
-    /// Its annotations (`readOnlyHint`, ...).
-    pub fn annotations(&self) -> Option<Value> {
-        self.annotations.as_ref().and_then(|a| a.to_value().ok())
-    }
-
-    /// The tool object `getTools` resolves with (its window is `driver`'s handle of it).
-    pub(crate) fn to_js_with(&self, driver: &Driver) -> JsValue {
-        let parse = |text: &Option<JsonText>| text.as_ref().map_or(JsValue::UNDEFINED, |t| page_value(t.as_str()));
-        let window = driver.handles.borrow().window(self.window).cloned().unwrap_or(JsValue::NULL);
-        js::make_tool_object(
-            &self.name,
-            &self.description,
-            &parse(&self.input_schema),
-            &parse(&self.annotations),
-            &self.origin,
-            &window,
-            self.peer.0,
-        )
-    }
-}
-
-/// A settled call, as the `toolresult` event reports it.
-#[derive(Debug, Clone)]
-pub struct ToolResult {
-    /// The caller's `callId`, or the id the bridge made.
-    pub call_id: String,
-    /// The tool's name.
-    pub name: String,
-    /// The origin of the window that ran it.
-    pub origin: String,
-    pub(crate) outcome: CallOutcome,
-    /// Milliseconds from the call's start to its end.
-    pub duration_ms: u64,
-    /// The call settled in a later page than the one that started it.
-    pub recovered: bool,
-}
-
-impl ToolResult {
-    pub(crate) fn from_finished(finished: Finished) -> Self {
-        let Finished { call_id, name, origin, outcome, duration_ms, recovered } = finished;
-        Self { call_id, name, origin, outcome, duration_ms, recovered }
-    }
-
-    /// How the call ended.
-    pub fn status(&self) -> CallStatus {
-        match &self.outcome {
-            CallOutcome::Failed(error) if error.kind == ErrorKind::Interrupted => CallStatus::Interrupted,
-            other => other.status(),
-        }
-    }
-
-    /// The result, when the call completed.
-    pub fn result(&self) -> Option<Value> {
-        match &self.outcome {
-            CallOutcome::Completed { result } => serde_json::from_str(result).ok(),
-            _ => None,
-        }
-    }
-
-    /// The error, for any other status.
-    pub fn error(&self) -> Option<ToolError> {
-        self.outcome.error()
-    }
-
-    pub(crate) fn to_js_detail(&self) -> JsValue {
-        let detail = js_sys::Object::new();
-        let set = |key: &str, value: &JsValue| {
-            let _ = js_sys::Reflect::set(&detail, &JsValue::from_str(key), value);
-        };
-        set("callId", &JsValue::from_str(&self.call_id));
-        set("name", &JsValue::from_str(&self.name));
-        set("origin", &JsValue::from_str(&self.origin));
-        set("status", &JsValue::from_str(self.status().as_str()));
-        match outcome_to_js(&self.outcome) {
-            Ok(result) => set("result", &result),
-            Err(error) => set("error", &error),
-        }
-        set("durationMs", &JsValue::from_f64(self.duration_ms as f64));
-        set("recovered", &JsValue::from_bool(self.recovered));
-        detail.into()
     }
 }
 

@@ -19,39 +19,13 @@ use webmcp_policy::journal::{ClaimEvent, ClaimStep, ConsumerJournal, Owner, Prov
 use webmcp_policy::log_store::LogStore;
 
 use crate::driver::Driver;
-use crate::store::RawStore;
+use crate::store::{AliveMarker, RawStore};
 use crate::{console, js, random};
 
 const TAB_KEY: &str = "webmcp:tab";
 /// The tab's public label, renewed with the tab id.
 const LABEL_KEY: &str = "webmcp:tab-label";
 
-/// A key in `sessionStorage` that is present while a page of this frame slot is alive, and removed when the page
-/// goes away cleanly (`pagehide`, after the journals are written). A page that finds it when it starts follows a
-/// page that crashed, which may not have written its last journal batch.
-pub(crate) struct AliveMarker {
-    storage: web_sys::Storage,
-    key: String,
-}
-
-impl AliveMarker {
-    fn new(storage: web_sys::Storage, owner: &Owner) -> Self {
-        Self { storage, key: format!("webmcp:alive:{}:{}", owner.tab(), owner.slot()) }
-    }
-
-    /// Whether the page before this one in the slot crashed.
-    fn previous_page_crashed(&self) -> bool {
-        self.storage.get_item(&self.key).ok().flatten().is_some()
-    }
-
-    pub fn alive(&self) {
-        let _ = self.storage.set_item(&self.key, "1");
-    }
-
-    pub fn went_away_cleanly(&self) {
-        let _ = self.storage.remove_item(&self.key);
-    }
-}
 const CHANNEL: &str = "webmcp-bridge";
 /// How long a page whose lock is held waits for the holder's proof (a live page of the tab answers within
 /// milliseconds) or for the lock, before it concludes that the holder is not of its tab and keeps the tab.

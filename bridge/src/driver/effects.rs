@@ -181,7 +181,8 @@ impl Driver {
             Waiter::ListJs(resolve) => {
                 let list = js_sys::Array::new();
                 for tool in &tools {
-                    list.push(&tool.to_js_with(self));
+                    let window = self.handles.borrow().window(tool.window()).cloned().unwrap_or(JsValue::NULL);
+                    list.push(&tool.to_js(&window));
                 }
                 let _ = resolve.call1(&JsValue::UNDEFINED, &list);
             }

@@ -39,11 +39,11 @@ pub(crate) struct Driver {
     pub handles: RefCell<Handles>,
     /// The `document.modelContext`-shaped object (an EventTarget) that events are fired on.
     pub context: RefCell<JsValue>,
-    /// Rust listeners of `toolresult`, `toolstatus` and `toolchange`.
-    pub listeners: RefCell<Listeners>,
+    /// Rust listeners of `toolresult`, `toolstatus` and `toolchange` (shared with their guards).
+    pub listeners: Rc<RefCell<Listeners>>,
     pub options: Options,
     /// `sessionStorage`'s key that says a page of this frame is alive (see tab.rs).
-    pub alive: RefCell<Option<crate::tab::AliveMarker>>,
+    pub alive: RefCell<Option<crate::store::AliveMarker>>,
     pumping: Cell<bool>,
     /// The browser timer for the session's next deadline, and that deadline.
     timer: RefCell<Option<(u64, Timeout)>>,
@@ -100,7 +100,7 @@ impl Driver {
             session: RefCell::new(Session::new(config, Box::new(entropy))),
             handles: RefCell::new(Handles::new(window.clone().into())),
             context: RefCell::new(JsValue::UNDEFINED),
-            listeners: RefCell::new(Listeners::default()),
+            listeners: Rc::new(RefCell::new(Listeners::default())),
             options,
             alive: RefCell::new(None),
             pumping: Cell::new(false),
@@ -112,7 +112,6 @@ impl Driver {
         });
         DRIVER.with(|slot| *slot.borrow_mut() = Some(driver.clone()));
         *driver._listeners.borrow_mut() = events::listen(&window);
-        crate::tab::claim_owner(driver.clone());
         Ok(driver)
     }
 
