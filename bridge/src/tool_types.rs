@@ -2,6 +2,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::rc::Rc;
 
 use serde_json::Value;
 use wasm_bindgen::JsValue;
@@ -14,6 +15,15 @@ use crate::{CallStatus, js};
 
 /// What a Rust tool returns: its result as JSON, or an error that keeps its status and retryAfter.
 pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>>>>;
+
+/// How one of the page's tools runs.
+#[derive(Clone)]
+pub(crate) enum Handler {
+    /// A JavaScript `execute(args, { signal })` and the object it belongs to (its `this`).
+    Js { execute: js_sys::Function, this: JsValue },
+    /// A Rust function.
+    Rust(Rc<dyn Fn(Value, web_sys::AbortSignal) -> ToolFuture>),
+}
 
 /// A tool of this page or of another window, as listed by [`Bridge::get_tools`](crate::Bridge::get_tools).
 #[derive(Debug, Clone)]

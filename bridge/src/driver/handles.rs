@@ -2,7 +2,6 @@
 //! the page's callers, tool runs, and the page's tools.
 
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use gloo_events::EventListener;
 use wasm_bindgen::JsValue;
@@ -10,17 +9,9 @@ use webmcp_policy::RequestId;
 use webmcp_policy::journal::CallOutcome;
 use webmcp_policy::session::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowFacts, WindowId};
 
+use crate::RemoteTool;
 use crate::oneshot;
-use crate::{RemoteTool, ToolFuture};
-
-/// How one of the page's tools runs.
-#[derive(Clone)]
-pub(crate) enum Handler {
-    /// A JavaScript `execute(args, { signal })` and the object it belongs to (its `this`).
-    Js { execute: js_sys::Function, this: JsValue },
-    /// A Rust function.
-    Rust(Rc<dyn Fn(serde_json::Value, web_sys::AbortSignal) -> ToolFuture>),
-}
+pub(crate) use crate::tool_types::Handler;
 
 /// One of the page's tools, as the driver runs it.
 pub(crate) struct ToolHandle {
