@@ -78,6 +78,8 @@ await thrower;
 const tools = await native.getTools();
 out.listed = tools.map((tool) => tool.name).sort();
 out.toolKeys = Object.keys(tools.find((tool) => tool.name === "fact_double")).sort();
+const listedSchema = tools.find((tool) => tool.name === "fact_double").inputSchema;
+out.schemaListedAs = [typeof listedSchema, typeof listedSchema === "string" ? listedSchema : JSON.stringify(listedSchema)];
 out.result = await native.executeTool(tools.find((tool) => tool.name === "fact_double"), { x: 21 });
 out.thrown = await native.executeTool(tools.find((tool) => tool.name === "fact_busy"), {}).then(
   () => null, (error) => ({ name: error.name, status: error.status ?? null, retryAfter: error.retryAfter ?? null }));
@@ -203,6 +205,8 @@ pub async fn what_native_offers(t: Ctx) -> E2eResult<()> {
             "exposedToEmpty": ["ok", "undefined"],
             "listed": ["fact_busy", "fact_double", "fact_empty"],
             "toolKeys": ["description", "inputSchema", "name", "origin", "title", "window"],
+            // The schema comes back as an object (what the bridge's tool objects hold too), not its JSON text.
+            "schemaListedAs": ["object", r#"{"type":"object","properties":{"x":{"type":"number"}}}"#],
             "result": "{\"doubled\":42}",
             "thrown": { "name": "UnknownError", "status": null, "retryAfter": null },
             "afterAbort": ["fact_busy", "fact_empty"],
