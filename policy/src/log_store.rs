@@ -10,6 +10,8 @@
 //! much is live: when there are [`MAX_SEGMENTS`] segments, they are merged into one (the keys changed since the
 //! snapshot); when the changes since the snapshot outweigh the live data, a new snapshot replaces the log.
 //!
+//! A change only marks its key: a flush writes each marked key once, with its latest value (or its removal).
+//!
 //! ```
 //! use webmcp_policy::journal::{JournalStore, MemoryStore};
 //! use webmcp_policy::log_store::LogStore;
