@@ -216,7 +216,7 @@ impl ConsumerEntry {
                 return Err(EntryError::field("a", "a settled call keeps no arguments"));
             }
             CallPhase::Settled { .. } => None,
-            CallPhase::Recorded | CallPhase::Sent { .. } => match stored_json(&stored.a) {
+            CallPhase::Recorded | CallPhase::Sent { .. } => match stored_json(stored.a) {
                 Some(args) => Some(args),
                 None => return Err(EntryError::field("a", "the arguments are not JSON text")),
             },
@@ -316,7 +316,7 @@ impl<'a> StoredOutcome<'a> {
 
     fn check(self) -> Result<CallOutcome, EntryError> {
         match (self.s.as_ref(), self.r, self.e, self.m) {
-            ("completed", Some(result), None, None) => match stored_json(&result) {
+            ("completed", Some(result), None, None) => match stored_json(result) {
                 Some(result) => Ok(CallOutcome::Completed { result }),
                 None => Err(EntryError::field("r", "outcome \"completed\" does not fit its fields")),
             },

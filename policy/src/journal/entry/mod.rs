@@ -119,8 +119,12 @@ const MAX_STORED_DEPTH: usize = 128;
 
 /// Stored `text` as a [`JsonText`], if it is one complete JSON value: how arguments and results read back from
 /// storage (where they may have been damaged) are checked, once, when the journal opens.
-pub(crate) fn stored_json(text: &str) -> Option<JsonText> {
-    JsonText::parse_within(text, usize::MAX, MAX_STORED_DEPTH).ok()
+/// An unescaped (owned) text is kept without a copy.
+pub(crate) fn stored_json(text: Cow<'_, str>) -> Option<JsonText> {
+    match text {
+        Cow::Borrowed(text) => JsonText::parse_within(text, usize::MAX, MAX_STORED_DEPTH).ok(),
+        Cow::Owned(text) => JsonText::parse_owned_within(text, usize::MAX, MAX_STORED_DEPTH).ok(),
+    }
 }
 
 /// Whether `text` can be an origin in an entry and a key: printable ASCII without spaces, not starting with `!`,

@@ -259,7 +259,7 @@ impl<'a> StoredToolOutcome<'a> {
 
     fn check(self) -> Result<ToolOutcome, EntryError> {
         match (self.ok, self.e) {
-            (Some(result), None) => stored_json(&result)
+            (Some(result), None) => stored_json(result)
                 .map(|result| ToolOutcome::Completed { result })
                 .ok_or_else(|| EntryError::field("r", "an outcome is a JSON result or an error")),
             (None, Some(error)) => Ok(ToolOutcome::Failed(error.check()?)),
