@@ -150,9 +150,7 @@ impl Future for ToolCall {
         };
         self.done = true;
         Poll::Ready(match outcome {
-            Some(CallOutcome::Completed { result }) => {
-                serde_json::from_str(&result).map_err(|e| CallError::Invalid(e.to_string()))
-            }
+            Some(CallOutcome::Completed { result }) => result.to_value().map_err(|e| CallError::Invalid(e.to_string())),
             Some(other) => Err(CallError::Tool(
                 other.error().unwrap_or_else(|| ToolError::new(ErrorKind::ToolError, "the call failed")),
             )),

@@ -129,7 +129,7 @@ impl ToolResult {
     /// The result, when the call completed.
     pub fn result(&self) -> Option<Value> {
         match &self.outcome {
-            CallOutcome::Completed { result } => serde_json::from_str(result).ok(),
+            CallOutcome::Completed { result } => result.to_value().ok(),
             _ => None,
         }
     }

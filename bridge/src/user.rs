@@ -10,7 +10,7 @@ use crate::js;
 /// What `executeTool` resolves with (and a `toolresult` event's `result` holds), or the Error it rejects with.
 pub(crate) fn outcome_to_js(outcome: &CallOutcome) -> Result<JsValue, JsValue> {
     match outcome {
-        CallOutcome::Completed { result } => Ok(result_text(result)),
+        CallOutcome::Completed { result } => Ok(result_text(result.as_str())),
         CallOutcome::Stopped => Err(js::make_error(
             webmcp_policy::journal::STOPPED_MESSAGE,
             "AbortError",

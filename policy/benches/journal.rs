@@ -20,7 +20,7 @@ mod native {
         ConsumerJournal, ExecuteDecision, JournalConfig, MemoryStore, NewCall, Owner, ProviderJournal, ProviderWindow,
         Recovery, Start, ToolOutcome,
     };
-    use webmcp_policy::{RequestId, ToolName};
+    use webmcp_policy::{JsonText, Limits, RequestId, ToolName};
 
     const T0: u64 = 1_700_000_000_000;
     const CALLER: &str = "https://caller.example";
@@ -31,35 +31,41 @@ mod native {
         (0..10_000).map(|n| RequestId::new(format!("c_{n:022}")).unwrap()).collect()
     }
 
-    fn call(wire_id: &RequestId) -> NewCall {
+    /// The arguments of every call, checked once (as the session receives them): each call copies them.
+    fn args() -> JsonText {
+        JsonText::parse(r#"{"sku":"margherita","quantity":2,"note":"no olives"}"#, &Limits::default()).unwrap()
+    }
+
+    fn call(wire_id: &RequestId, args: &JsonText) -> NewCall {
         NewCall {
             call_id: None,
             wire_id: wire_id.clone(),
             tool: ToolName::new("add_to_cart").unwrap(),
             provider: ProviderWindow::new("https://shop.example", "frame:top/0", true),
-            args: r#"{"sku":"margherita","quantity":2,"note":"no olives"}"#.to_owned(),
+            args: args.clone(),
         }
     }
 
+    /// Every call's result, checked once (as the session receives it): each call copies it.
     fn result() -> ToolOutcome {
-        ToolOutcome::Completed {
-            result: r#"{"content":[{"type":"text","text":"Added 2 margherita to the cart"}]}"#.to_owned(),
-        }
+        let text = r#"{"content":[{"type":"text","text":"Added 2 margherita to the cart"}]}"#;
+        ToolOutcome::Completed { result: JsonText::parse(text, &Limits::default()).unwrap() }
     }
 
     fn consumer_cycle(c: &mut Criterion) {
         let ids = wire_ids();
         let owner = Owner::new("t5Yq0bX2", "top").unwrap();
         let (mut journal, _) = ConsumerJournal::open(MemoryStore::durable(), owner, JournalConfig::default(), T0);
+        let (args, result) = (args(), result());
         let mut n = 0usize;
         c.bench_function("journal/consumer/start_sent_response_ack", |b| {
             b.iter(|| {
                 let wire = &ids[n % ids.len()];
                 let now = T0 + n as u64;
                 n += 1;
-                assert_eq!(journal.start(call(wire), now), Ok(Start::New));
+                assert_eq!(journal.start(call(wire, &args), now), Ok(Start::New));
                 assert!(journal.mark_sent(wire, now));
-                let settled = journal.on_response(wire, result(), now + 1).expect("settles");
+                let settled = journal.on_response(wire, result.clone(), now + 1).expect("settles");
                 journal.mark_acked(std::slice::from_ref(wire));
                 black_box(settled)
             })
@@ -71,6 +77,7 @@ mod native {
         let owner = Owner::new("p7Kd2mQ9", "top/0").unwrap();
         let mut journal = ProviderJournal::open(MemoryStore::durable(), owner, JournalConfig::default(), T0);
         let tool = ToolName::new("add_to_cart").unwrap();
+        let result = result();
         let mut n = 0usize;
         c.bench_function("journal/provider/execute_finish_ack", |b| {
             b.iter(|| {
@@ -78,7 +85,7 @@ mod native {
                 let now = T0 + n as u64;
                 n += 1;
                 assert_eq!(journal.on_execute(CALLER, wire, &tool, now), ExecuteDecision::Run);
-                let answer = journal.on_finish(CALLER, wire, result(), now + 1).expect("runs here");
+                let answer = journal.on_finish(CALLER, wire, result.clone(), now + 1).expect("runs here");
                 journal.on_ack(CALLER, std::slice::from_ref(wire), now + 2);
                 black_box(answer)
             })
@@ -91,7 +98,7 @@ mod native {
         let (mut consumer, _) =
             ConsumerJournal::open(MemoryStore::durable(), consumer_owner.clone(), JournalConfig::default(), T0);
         for wire in &ids[..1000] {
-            assert_eq!(consumer.start(call(wire), T0), Ok(Start::New));
+            assert_eq!(consumer.start(call(wire, &args()), T0), Ok(Start::New));
             assert!(consumer.mark_sent(wire, T0));
         }
         let consumer_store = consumer.into_store();

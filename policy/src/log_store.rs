@@ -10,6 +10,8 @@
 //! much is live: when there are [`MAX_SEGMENTS`] segments, they are merged into one (the keys changed since the
 //! snapshot); when the changes since the snapshot outweigh the live data, a new snapshot replaces the log.
 //!
+//! A change only marks its key: a flush writes each marked key once, with its latest value (or its removal).
+//!
 //! ```
 //! use webmcp_policy::journal::{JournalStore, MemoryStore};
 //! use webmcp_policy::log_store::LogStore;
@@ -25,7 +27,7 @@
 //! # Ok::<(), webmcp_policy::journal::StoreError>(())
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -91,8 +93,8 @@ pub struct LogStore<S> {
     inner: S,
     prefix: String,
     live: BTreeMap<String, String>,
-    /// Changes not yet written.
-    dirty: BTreeMap<String, Option<String>>,
+    /// Keys changed since the last flush, which writes each in its state at that time (taken from `live`).
+    dirty: BTreeSet<String>,
     /// Every change written since the snapshot, merged: what one segment after the snapshot would hold.
     since_snapshot: BTreeMap<String, Option<String>>,
     /// Key of the snapshot, if there is one.
@@ -149,7 +151,7 @@ impl<S: JournalStore> LogStore<S> {
             inner,
             prefix: prefix.to_owned(),
             live: BTreeMap::new(),
-            dirty: BTreeMap::new(),
+            dirty: BTreeSet::new(),
             since_snapshot: BTreeMap::new(),
             snapshot: None,
             segments: Vec::new(),
@@ -201,7 +203,10 @@ impl<S: JournalStore> LogStore<S> {
             self.dirty.clear();
             return Ok(());
         }
-        let changes = std::mem::take(&mut self.dirty);
+        let changes: BTreeMap<String, Option<String>> = std::mem::take(&mut self.dirty)
+            .into_iter()
+            .map(|key| (key.clone(), self.live.get(&key).cloned()))
+            .collect();
         for (key, value) in &changes {
             self.note_change(key.clone(), value.clone());
         }
@@ -323,14 +328,14 @@ impl<S: JournalStore> JournalStore for LogStore<S> {
         if let Some(old) = self.live.insert(key.to_owned(), value.to_owned()) {
             self.live_bytes -= key.len() + old.len();
         }
-        self.dirty.insert(key.to_owned(), Some(value.to_owned()));
+        self.dirty.insert(key.to_owned());
         Ok(())
     }
 
     fn remove(&mut self, key: &str) {
         if let Some(old) = self.live.remove(key) {
             self.live_bytes -= key.len() + old.len();
-            self.dirty.insert(key.to_owned(), None);
+            self.dirty.insert(key.to_owned());
         }
     }
 

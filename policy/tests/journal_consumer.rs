@@ -35,6 +35,11 @@ fn tool(text: &str) -> ToolName {
     ToolName::new(text).unwrap()
 }
 
+/// `text` as checked JSON text.
+fn json(text: &str) -> webmcp_policy::JsonText {
+    webmcp_policy::JsonText::parse(text, &webmcp_policy::Limits::default()).unwrap()
+}
+
 fn shop() -> ProviderWindow {
     ProviderWindow::new("https://shop.example", "frame:top/0", true)
 }
@@ -49,7 +54,7 @@ fn new_call(call_id: Option<&str>, wire_id: &str, provider: ProviderWindow) -> N
         wire_id: wire(wire_id),
         tool: tool("add_to_cart"),
         provider,
-        args: r#"{"sku":"margherita"}"#.to_owned(),
+        args: json(r#"{"sku":"margherita"}"#),
     }
 }
 
@@ -58,7 +63,7 @@ fn request(wire_id: &str, provider: ProviderWindow, resend: bool) -> ExecuteRequ
         wire_id: wire(wire_id),
         tool: tool("add_to_cart"),
         provider,
-        args: r#"{"sku":"margherita"}"#.to_owned(),
+        args: json(r#"{"sku":"margherita"}"#),
         resend,
     }
 }
@@ -86,7 +91,7 @@ fn sent<S: JournalStore>(journal: &mut ConsumerJournal<S>, call: NewCall, now: u
 }
 
 fn completed(result: &str) -> ToolOutcome {
-    ToolOutcome::Completed { result: result.to_owned() }
+    ToolOutcome::Completed { result: json(result) }
 }
 
 fn interrupted(message: &str) -> CallOutcome {
@@ -123,10 +128,7 @@ fn a_settled_call_id_replays_its_result_without_sending() {
     let again = journal.start(new_call(Some("agent-1"), "w2", shop()), T0 + 20);
     assert_eq!(
         again,
-        Ok(Start::Replay {
-            wire_id: wire("w1"),
-            outcome: CallOutcome::Completed { result: r#"{"ok":true}"#.to_owned() }
-        })
+        Ok(Start::Replay { wire_id: wire("w1"), outcome: CallOutcome::Completed { result: json(r#"{"ok":true}"#) } })
     );
     assert_eq!(journal.get(&wire("w2")), None, "a replay records nothing");
     assert!(!journal.mark_sent(&wire("w2"), T0 + 20));
@@ -211,14 +213,12 @@ fn calls_that_cannot_be_recorded_are_refused() {
             new_call(None, "w2", ProviderWindow::new("https://a.example", "a\nb", true)),
             "this call cannot be recorded: its field `p` is out of range: the locator is longer than 2048 bytes or holds a control character",
         ),
-        (
-            NewCall { args: "{".to_owned(), ..new_call(None, "w2", shop()) },
-            "this call cannot be recorded: the arguments are not JSON text",
-        ),
     ];
     for (call, message) in cases {
         assert_eq!(journal.start(call, T0).map_err(|e| e.to_string()), Err(message.to_owned()));
     }
+    // Arguments that are not JSON text cannot even be given: a `NewCall` holds a checked `JsonText`.
+    assert!(webmcp_policy::JsonText::parse("{", &webmcp_policy::Limits::default()).is_err());
     assert!(journal.start(new_call(Some(&"k".repeat(256)), "w2", shop()), T0).is_ok());
 }
 
@@ -244,7 +244,7 @@ fn a_call_sent_to_a_bridge_is_asked_about_and_its_recorded_result_delivered() {
     assert_eq!(recoveries, [Recovery::AskStatus { wire_id: wire("w1"), provider: shop() }]);
     assert_eq!(journal.on_status(&wire("w1"), ProviderStatus::Running, T0 + 101), StatusDecision::Wait);
     let report = journal.on_response(&wire("w1"), completed("1"), T0 + 150);
-    let expected = settled("w1", shop(), CallOutcome::Completed { result: "1".into() }, 150, true, Followup::Ack);
+    let expected = settled("w1", shop(), CallOutcome::Completed { result: json("1") }, 150, true, Followup::Ack);
     assert_eq!(report, Some(expected));
     assert_eq!(journal.on_response(&wire("w1"), completed("1"), T0 + 151), None, "a duplicate settles nothing");
     let (_, recoveries) = reload(journal, T0 + 200);
@@ -378,21 +378,24 @@ fn responses_for_unknown_unsent_or_settled_calls_settle_nothing() {
 }
 
 #[test]
-fn a_result_that_is_not_json_is_kept_as_a_string_and_a_long_one_is_stored_truncated() {
+fn a_result_is_json_text_and_a_long_one_is_stored_truncated() {
     let config = JournalConfig { result_cap_chars: 40, ..JournalConfig::default() };
     let (mut journal, _) = open_with(MemoryStore::durable(), config, T0);
     sent(&mut journal, new_call(Some("k1"), "w1", plain()), T0);
     sent(&mut journal, new_call(Some("k2"), "w2", plain()), T0);
-    let report = journal.on_response(&wire("w1"), completed("not json"), T0).unwrap();
-    assert_eq!(report.outcome, CallOutcome::Completed { result: "\"not json\"".into() });
+    // A result that is not JSON text cannot reach the journal (the session refuses it first); a JSON string is
+    // kept as it is.
+    assert!(webmcp_policy::JsonText::parse("not json", &webmcp_policy::Limits::default()).is_err());
+    let report = journal.on_response(&wire("w1"), completed("\"not json\""), T0).unwrap();
+    assert_eq!(report.outcome, CallOutcome::Completed { result: json("\"not json\"") });
     let long = format!("\"{}\"", "x".repeat(100));
     let report = journal.on_response(&wire("w2"), completed(&long), T0).unwrap();
-    assert_eq!(report.outcome, CallOutcome::Completed { result: long }, "the live caller gets it whole");
+    assert_eq!(report.outcome, CallOutcome::Completed { result: json(&long) }, "the live caller gets it whole");
     assert_eq!(
         journal.start(new_call(Some("k2"), "w3", plain()), T0),
         Ok(Start::Replay {
             wire_id: wire("w2"),
-            outcome: CallOutcome::Completed { result: r#"{"truncated":true,"preview":"\"xxxxxxx"}"#.into() }
+            outcome: CallOutcome::Completed { result: json(r#"{"truncated":true,"preview":"\"xxxxxxx"}"#) }
         })
     );
 }
@@ -579,7 +582,7 @@ fn when_storage_fails_the_journal_lives_in_memory_and_leaves_no_stale_entry() {
     assert!(report.recovered);
     assert_eq!(
         journal.start(new_call(Some("k"), "w3", shop()), T0 + 4),
-        Ok(Start::Replay { wire_id: wire("w1"), outcome: CallOutcome::Completed { result: "1".into() } })
+        Ok(Start::Replay { wire_id: wire("w1"), outcome: CallOutcome::Completed { result: json("1") } })
     );
     assert_eq!(journal.take_warnings(), [], "warned once");
 }
@@ -595,8 +598,10 @@ fn a_full_store_drops_the_older_half_of_settled_calls_before_giving_up() {
     let entry_bytes = journal.store().used_bytes() / 6;
     let quota = journal.store().used_bytes() + 2 * entry_bytes;
     let (mut journal, _) = open_with(journal.into_store().with_quota(quota), JournalConfig::default(), T0 + 9);
-    let big =
-        NewCall { args: format!("{{\"pad\":\"{}\"}}", "x".repeat(3 * entry_bytes)), ..new_call(None, "big", plain()) };
+    let big = NewCall {
+        args: json(&format!("{{\"pad\":\"{}\"}}", "x".repeat(3 * entry_bytes))),
+        ..new_call(None, "big", plain())
+    };
     assert_eq!(journal.start(big, T0 + 10), Ok(Start::New));
     assert_eq!(journal.take_warnings(), []);
     assert!(journal.is_durable());

@@ -32,6 +32,11 @@ fn wire(text: &str) -> RequestId {
     RequestId::new(text).unwrap()
 }
 
+/// `text` as checked JSON text.
+fn json(text: &str) -> webmcp_policy::JsonText {
+    webmcp_policy::JsonText::parse(text, &webmcp_policy::Limits::default()).unwrap()
+}
+
 fn tool(text: &str) -> ToolName {
     ToolName::new(text).unwrap()
 }
@@ -54,7 +59,7 @@ fn execute<S: JournalStore>(journal: &mut ProviderJournal<S>, wire_id: &str, now
 }
 
 fn completed(result: &str) -> ToolOutcome {
-    ToolOutcome::Completed { result: result.to_owned() }
+    ToolOutcome::Completed { result: json(result) }
 }
 
 fn failed(kind: ErrorKind, message: &str) -> ToolOutcome {

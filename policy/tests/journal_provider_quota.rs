@@ -35,6 +35,11 @@ fn wire(text: &str) -> RequestId {
     RequestId::new(text).unwrap()
 }
 
+/// `text` as checked JSON text.
+fn json(text: &str) -> webmcp_policy::JsonText {
+    webmcp_policy::JsonText::parse(text, &webmcp_policy::Limits::default()).unwrap()
+}
+
 /// Opens the journal as the bridge does: over a log in `store`, writes deferred to each flush.
 fn open(store: MemoryStore, config: JournalConfig, now: u64) -> Journal {
     let mut journal = ProviderJournal::open(LogStore::open(store, LOG, now), owner(), config, now);
@@ -64,7 +69,7 @@ fn call(journal: &mut Journal, origin: &str, id: &str, result: &str, now: u64) -
     let decision = journal.on_execute(origin, &wire(id), &ToolName::new("search").unwrap(), now);
     assert_eq!(decision, ExecuteDecision::Run, "{origin} {id} runs once");
     flush(journal, now);
-    let sent = journal.on_finish(origin, &wire(id), ToolOutcome::Completed { result: result.to_owned() }, now + 1);
+    let sent = journal.on_finish(origin, &wire(id), ToolOutcome::Completed { result: json(result) }, now + 1);
     flush(journal, now + 1);
     sent.unwrap()
 }
@@ -99,7 +104,7 @@ fn an_origin_that_never_acknowledges_cannot_push_the_journal_out_of_storage() {
         now += 10;
         assert_eq!(
             call(&mut journal, GREEDY, &format!("g{i}"), &big, now),
-            ToolOutcome::Completed { result: big.clone() }
+            ToolOutcome::Completed { result: json(&big) }
         );
         if i % 20 == 0 {
             // Another origin's call, acknowledged as the bridge does, and one it has not acknowledged yet.
@@ -125,13 +130,13 @@ fn check_after_flood(journal: &mut Journal, caller_ids: &[String], big: &str, no
     assert!(journal.is_durable());
     // The other origin is unaffected: its held result is kept, and "unknown" still proves a call never ran.
     let held = journal.on_execute(CALLER, &wire("held"), &tool, now);
-    assert_eq!(held, ExecuteDecision::Reply(ToolOutcome::Completed { result: "\"mine\"".into() }));
+    assert_eq!(held, ExecuteDecision::Reply(ToolOutcome::Completed { result: json("\"mine\"") }));
     assert_eq!(journal.on_status(CALLER, &wire("never"), now), StatusAnswer::Unknown { durable: true });
     assert_eq!(journal.on_status(GREEDY, &wire("never"), now), StatusAnswer::Unknown { durable: true });
     // The greedy origin's oldest results were dropped: they answer `expired`; its latest is still held.
     assert_eq!(journal.on_execute(GREEDY, &wire("g0"), &tool, now), expired());
     let latest = journal.on_execute(GREEDY, &wire("g399"), &tool, now);
-    assert_eq!(latest, ExecuteDecision::Reply(ToolOutcome::Completed { result: big.to_owned() }));
+    assert_eq!(latest, ExecuteDecision::Reply(ToolOutcome::Completed { result: json(big) }));
     // And no call of either origin can run twice.
     none_runs_again(journal, GREEDY, (0..400).map(|i| format!("g{i}")), now);
     none_runs_again(journal, CALLER, caller_ids.iter().cloned(), now);
@@ -159,7 +164,11 @@ fn held_results_are_bounded_per_caller_origin_and_the_oldest_go_first() {
             // Digits: a JSON number whose stored text is as long as it (no escapes).
             let result = "1".repeat(*bytes);
             let sent = call(&mut journal, origin, id, &result, T0 + 10 * i as u64);
-            assert_eq!(sent, ToolOutcome::Completed { result }, "case {n}: a dropped result is still sent");
+            assert_eq!(
+                sent,
+                ToolOutcome::Completed { result: json(&result) },
+                "case {n}: a dropped result is still sent"
+            );
         }
         let mut journal = reload(journal, config.clone(), T0 + 100);
         for (origin, id, bytes) in calls.iter() {
@@ -169,7 +178,11 @@ fn held_results_are_bounded_per_caller_origin_and_the_oldest_go_first() {
             } else {
                 assert!(held.contains(id), "case {n}: {id} is listed");
                 let result = "1".repeat(*bytes);
-                assert_eq!(answer, ExecuteDecision::Reply(ToolOutcome::Completed { result }), "case {n}: {id}");
+                assert_eq!(
+                    answer,
+                    ExecuteDecision::Reply(ToolOutcome::Completed { result: json(&result) }),
+                    "case {n}: {id}"
+                );
             }
         }
     }
@@ -202,7 +215,7 @@ fn a_full_store_costs_held_results_never_the_records_that_prevent_a_second_run()
     let mut dropped = 0;
     for (origin, id) in &ran {
         match journal.on_execute(origin, &wire(id), &tool, now + 2) {
-            ExecuteDecision::Reply(ToolOutcome::Completed { result: kept }) => assert_eq!(kept, result),
+            ExecuteDecision::Reply(ToolOutcome::Completed { result: kept }) => assert_eq!(kept.as_str(), result),
             answer => {
                 assert_eq!(answer, expired(), "{origin} {id}");
                 dropped += 1;

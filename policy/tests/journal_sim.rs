@@ -204,6 +204,11 @@ struct World {
     log: Option<Vec<String>>,
 }
 
+/// `text` as checked JSON text.
+fn json(text: &str) -> webmcp_policy::JsonText {
+    webmcp_policy::JsonText::parse(text, &webmcp_policy::Limits::default()).expect("JSON text")
+}
+
 fn consumer_owner(tab_id: &str) -> Owner {
     Owner::new(tab_id, "top").expect("valid owner")
 }
@@ -423,7 +428,7 @@ impl World {
             wire_id: wire.clone(),
             tool: tool.clone(),
             provider: self.window(),
-            args: format!("{{\"n\":{}}}", self.next_wire),
+            args: json(&format!("{{\"n\":{}}}", self.next_wire)),
         };
         let now = self.now;
         let effective_id = call_id.clone().unwrap_or_else(|| wire.to_string());
@@ -486,7 +491,7 @@ impl World {
             wire_id: wire.clone(),
             tool: e.tool().clone(),
             provider: e.provider().clone(),
-            args: e.args().to_owned(),
+            args: e.args().cloned().expect("an unsettled call keeps its arguments"),
             resend: false,
         });
         if consumer.mark_sent(wire, now) {
@@ -656,7 +661,7 @@ impl World {
         let outcome = if fail {
             ToolOutcome::Failed(ToolError::new(ErrorKind::ToolError, format!("the tool failed for {wire}")))
         } else {
-            ToolOutcome::Completed { result: format!("{{\"by\":\"{wire}\"}}") }
+            ToolOutcome::Completed { result: json(&format!("{{\"by\":\"{wire}\"}}")) }
         };
         let now = self.now;
         let sent = match &mut self.tabs[tab].provider {

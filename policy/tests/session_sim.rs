@@ -884,7 +884,7 @@ impl Sim {
         for ((i, _, waiter), outcomes) in &self.settled {
             for outcome in outcomes.iter().flatten() {
                 let forged = match outcome {
-                    CallOutcome::Completed { result } => result.contains("forged"),
+                    CallOutcome::Completed { result } => result.as_str().contains("forged"),
                     CallOutcome::Failed(error) => error.message == "forged",
                     _ => false,
                 };

@@ -319,7 +319,7 @@ fn an_execute_before_the_journals_open_waits_and_is_sent_after() {
     assert!(settles(&effects).is_empty());
     let answer = Message::ExecuteResponse(ExecuteResponse { request_id: rid(&wire), outcome: Ok(json("3")) });
     let effects = page.task(from_window(1, SHOP, &answer));
-    assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Completed { result: "3".into() })]);
+    assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Completed { result: json("3") })]);
     assert_eq!(tool_results(&effects), 1);
 }
 
@@ -348,7 +348,7 @@ fn a_response_from_a_window_that_was_not_the_provider_is_refused_and_the_call_st
     assert_eq!(warns.len(), 2, "{warns:?}");
     // The real provider still settles it, once.
     let effects = page.task(from_window(1, SHOP, &forged("1")));
-    assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Completed { result: "1".into() })]);
+    assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Completed { result: json("1") })]);
     assert_eq!(tool_results(&effects), 1);
     // A second answer from the provider settles nothing.
     let effects = page.task(from_window(1, SHOP, &forged("2")));
@@ -456,7 +456,7 @@ fn a_loopback_call_runs_the_pages_own_tool_at_the_end_of_the_task() {
     assert!(effects.contains(&Effect::RunTool { run: RunId(1), registration, args: json("{\"n\":1}") }));
     assert!(!effects.iter().any(|e| matches!(e, Effect::Post { .. } | Effect::PostBatch { .. })), "{effects:?}");
     let effects = page.task(Input::ToolSettled { run: RunId(1), result: RunResult::Returned("2".into()) });
-    assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Completed { result: "2".into() })]);
+    assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Completed { result: json("2") })]);
     assert_eq!(tool_results(&effects), 1);
     assert!(!effects.iter().any(|e| matches!(e, Effect::Post { .. } | Effect::PostBatch { .. })), "{effects:?}");
     // A thrown error settles a second call as failed with that error.
@@ -636,7 +636,7 @@ fn a_call_on_natives_path_is_journaled_like_any_other() {
     assert!(!effects.iter().any(|e| matches!(e, Effect::CallNative { .. })), "{effects:?}");
     let result = json("\"{\\\"y\\\":2}\"");
     let effects = page.task(Input::NativeSettled { wire_id: wire[0].clone(), result: Ok(result.clone()) });
-    let completed = CallOutcome::Completed { result: result.as_str().to_owned() };
+    let completed = CallOutcome::Completed { result: result.clone() };
     assert_eq!(settles(&effects), vec![(WaiterId(5), completed.clone()), (WaiterId(6), completed.clone())]);
     assert_eq!(tool_results(&effects), 1);
     // Settled: the same callId replays the outcome without running anything.

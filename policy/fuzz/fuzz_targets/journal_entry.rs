@@ -9,9 +9,15 @@ use webmcp_policy::journal::{
     ConsumerEntry, ConsumerJournal, JournalConfig, JournalStore, JournalWarning, MemoryStore, NewCall, Owner,
     ProviderEntry, ProviderJournal, ProviderMeta, ProviderStatus, ProviderWindow, ToolOutcome,
 };
-use webmcp_policy::{RequestId, ToolName};
+use webmcp_policy::{JsonText, Limits, RequestId, ToolName};
 
 const NOW: u64 = 1_700_000_000_000;
+
+/// `text` as a result: itself when it is JSON text, else a JSON string holding it.
+fn result_of(text: &str) -> JsonText {
+    JsonText::parse(text, &Limits::default())
+        .unwrap_or_else(|_| JsonText::from_value(&serde_json::Value::String(text.to_owned())))
+}
 
 fn owner() -> Owner {
     Owner::new("tabF", "top").expect("valid owner")
@@ -70,11 +76,11 @@ fuzz_target!(|data: &[u8]| {
         wire_id: wire.clone(),
         tool: ToolName::new("t").expect("valid name"),
         provider: ProviderWindow::new("https://p.example", "frame", true),
-        args: "{}".into(),
+        args: JsonText::empty_object(),
     };
     if consumer.start(call, NOW).is_ok() && consumer.mark_sent(&wire, NOW) {
         let _ = consumer.on_status(&wire, ProviderStatus::Unknown { durable: true }, NOW + 1);
-        let _ = consumer.on_response(&wire, ToolOutcome::Completed { result: text.into() }, NOW + 2);
+        let _ = consumer.on_response(&wire, ToolOutcome::Completed { result: result_of(&text) }, NOW + 2);
     }
     let pending: Vec<RequestId> = consumer.pending().map(|e| e.wire_id().clone()).collect();
     for wire in &pending {
@@ -89,7 +95,7 @@ fuzz_target!(|data: &[u8]| {
     let mut provider = ProviderJournal::open(again.into_store(), owner(), JournalConfig::default(), NOW);
     let tool = ToolName::new("t").expect("valid name");
     let _ = provider.on_execute("https://f.example", &wire, &tool, NOW);
-    let _ = provider.on_finish("https://f.example", &wire, ToolOutcome::Completed { result: text.into() }, NOW);
+    let _ = provider.on_finish("https://f.example", &wire, ToolOutcome::Completed { result: result_of(&text) }, NOW);
     let _ = provider.on_resend("https://f.example", &RequestId::new("f0").expect("valid id"), &tool, NOW);
     let _ = provider.on_status("https://f.example", &RequestId::new("f1").expect("valid id"), NOW);
     let _ = provider.on_cancel("https://f.example", &RequestId::new("f2").expect("valid id"), NOW);

@@ -23,14 +23,11 @@ impl ExecuteResponse {
         Self { request_id, outcome: Err(error) }
     }
 
-    /// The response carrying an outcome from a journal. A journal holds only results that are JSON text (it checks
-    /// them when they are recorded and when they are read back), so the text is not scanned again.
+    /// The response carrying an outcome from a journal, whose result is already a [`JsonText`] (checked when it
+    /// was recorded, or when it was read back from storage): it is not scanned again.
     pub fn from_outcome(request_id: RequestId, outcome: crate::journal::ToolOutcome, limits: &Limits) -> Self {
         match outcome {
-            crate::journal::ToolOutcome::Completed { result } => {
-                let may_hold_proto_key = result.contains("__proto__") || result.contains("\\u");
-                Self::success(request_id, JsonText::from_trusted(result, may_hold_proto_key), limits)
-            }
+            crate::journal::ToolOutcome::Completed { result } => Self::success(request_id, result, limits),
             crate::journal::ToolOutcome::Failed(error) => Self::failure(request_id, error),
         }
     }
@@ -111,6 +108,15 @@ impl ThrownError<'_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The rule on texts that no `JsonText` holds (raw control characters): characters are counted as they
+    /// are, and a preview escapes them.
+    #[test]
+    fn the_rule_counts_characters_and_escapes_the_preview() {
+        assert_eq!(truncated("\"a\nb\"", 5), None);
+        let text = format!("\"\u{1}\u{1}\u{1}\"{}", "x".repeat(60));
+        assert_eq!(truncated(&text, 44).as_deref(), Some(r#"{"truncated":true,"preview":"\"\u0001"}"#));
+    }
 
     #[test]
     fn a_preview_stays_within_the_cap() {

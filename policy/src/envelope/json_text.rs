@@ -62,15 +62,15 @@ impl JsonText {
 
     /// Checks `text` against a size and a depth limit.
     pub(crate) fn parse_within(text: &str, max_bytes: usize, max_depth: usize) -> Result<Self, JsonError> {
-        if text.len() > max_bytes {
-            return Err(JsonError::TooLarge { bytes: text.len(), limit: max_bytes });
-        }
-        let value = raw(text)?.get();
-        let found = shape(value, max_depth);
-        if found.too_deep {
-            return Err(JsonError::TooDeep { limit: max_depth.min(MAX_NESTING) });
-        }
-        Ok(Self { text: value.to_owned(), has_proto_key: found.proto_path.is_some() })
+        let (value, has_proto_key) = check(text, max_bytes, max_depth)?;
+        Ok(Self { text: value.to_owned(), has_proto_key })
+    }
+
+    /// Like [`JsonText::parse_within`], keeping `text` itself (no copy) when it has no surrounding whitespace.
+    pub(crate) fn parse_owned_within(text: String, max_bytes: usize, max_depth: usize) -> Result<Self, JsonError> {
+        let (value, has_proto_key) = check(&text, max_bytes, max_depth)?;
+        let text = if value.len() == text.len() { text } else { value.to_owned() };
+        Ok(Self { text, has_proto_key })
     }
 
     /// Wraps `text`, one valid JSON value without surrounding whitespace, whose `__proto__` key is known.
@@ -135,6 +135,20 @@ impl JsonText {
     }
 }
 
+/// Checks that `text` holds one JSON value within `max_bytes` and `max_depth`: the value's text without the
+/// surrounding whitespace, and whether it has a `__proto__` key.
+fn check(text: &str, max_bytes: usize, max_depth: usize) -> Result<(&str, bool), JsonError> {
+    if text.len() > max_bytes {
+        return Err(JsonError::TooLarge { bytes: text.len(), limit: max_bytes });
+    }
+    let value = raw(text)?.get();
+    let found = shape(value, max_depth);
+    if found.too_deep {
+        return Err(JsonError::TooDeep { limit: max_depth.min(MAX_NESTING) });
+    }
+    Ok((value, found.proto_path.is_some()))
+}
+
 /// Whether some object in `value` has the key `__proto__` (without recursion: a `Value` may be deep).
 fn has_proto_key(value: &Value) -> bool {
     let mut pending = vec![value];
@@ -177,6 +191,15 @@ mod tests {
             let parsed = JsonText::parse(text, &limits).unwrap();
             assert_eq!((parsed.kind(), parsed.as_str()), (kind, text.trim()), "{text}");
         }
+    }
+
+    #[test]
+    fn parse_owned_keeps_the_same_value_as_parse() {
+        for text in ["[1,{\"__proto__\":2}]", " \"a\" ", "{}"] {
+            let owned = JsonText::parse_owned_within(text.to_owned(), 100, 8).unwrap();
+            assert_eq!(owned, JsonText::parse_within(text, 100, 8).unwrap(), "{text}");
+        }
+        assert_eq!(JsonText::parse_owned_within("[[1]]".to_owned(), 100, 1), Err(JsonError::TooDeep { limit: 1 }));
     }
 
     #[test]

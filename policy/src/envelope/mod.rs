@@ -49,7 +49,6 @@ mod json_text;
 mod message;
 mod shape;
 
-pub(crate) use build::truncated;
 pub use build::{ThrownError, cap_result};
 pub use decode::{Decoded, decode, decode_batch, decode_value};
 pub use encode::{encode_batch, encode_batches};

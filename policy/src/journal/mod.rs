@@ -3,14 +3,18 @@
 //!
 //! Nothing here does I/O, reads a clock or makes a random number: time comes in as `now` (milliseconds since
 //! the epoch), random wire ids come from the bridge, and storage is behind [`JournalStore`], which the bridge
-//! implements over `sessionStorage` (and [`MemoryStore`] in memory).
+//! implements over `sessionStorage` (and [`MemoryStore`] in memory). Both journals persist through one layer
+//! (`persist.rs`): a change marks its record, written at once or, over the bridge's batched
+//! [`LogStore`](crate::log_store::LogStore), once in its latest state at the next flush. Arguments and results
+//! are [`JsonText`](crate::JsonText), as in the envelopes: checked once when they come in, or when a journal
+//! reads them back from storage, and never parsed again on the way out.
 //!
 //! ```
 //! use webmcp_policy::journal::{
 //!     ConsumerJournal, ExecuteDecision, JournalConfig, MemoryStore, NewCall, Owner, ProviderJournal,
 //!     ProviderWindow, Start, ToolOutcome,
 //! };
-//! use webmcp_policy::{RequestId, ToolName};
+//! use webmcp_policy::{JsonText, Limits, RequestId, ToolName};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let now = 1_700_000_000_000;
@@ -23,16 +27,17 @@
 //! let wire = RequestId::new("c_6YV2n0cM1yqg1nq4cH3Wyw")?;
 //! let tool = ToolName::new("add_to_cart")?;
 //! let shop = ProviderWindow::new("https://shop.example", "frame:top/0", true);
+//! let args = JsonText::parse(r#"{"sku":"margherita"}"#, &Limits::default())?;
 //! let call = NewCall { call_id: Some("agent-call-1".into()), wire_id: wire.clone(), tool: tool.clone(),
-//!                      provider: shop, args: r#"{"sku":"margherita"}"#.into() };
+//!                      provider: shop, args };
 //! assert_eq!(consumer.start(call, now)?, Start::New);
 //! assert!(consumer.mark_sent(&wire, now));
 //!
 //! // The provider's page records it as running before it calls the tool.
 //! let mut provider = ProviderJournal::open(MemoryStore::durable(), owner, JournalConfig::default(), now);
 //! assert_eq!(provider.on_execute("https://caller.example", &wire, &tool, now), ExecuteDecision::Run);
-//! let answer = provider.on_finish("https://caller.example", &wire,
-//!                                 ToolOutcome::Completed { result: r#""added""#.into() }, now + 5);
+//! let result = JsonText::parse(r#""added""#, &Limits::default())?;
+//! let answer = provider.on_finish("https://caller.example", &wire, ToolOutcome::Completed { result }, now + 5);
 //!
 //! // The response settles the call once; a duplicate settles nothing.
 //! let settled = consumer.on_response(&wire, answer.clone().unwrap(), now + 6).unwrap();
@@ -48,6 +53,7 @@ mod consumer;
 pub mod entry;
 mod outcome;
 mod owner;
+mod persist;
 mod provider;
 mod store;
 mod warning;

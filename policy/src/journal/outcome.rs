@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::envelope::JsonText;
+pub use crate::envelope::cap_result;
 use crate::outcome::{ErrorKind, RetryAfter, ToolError, cap_error_message, standard_error_name};
 
 /// What a provider answers for a call, as `WEBMCP_EXECUTE_TOOL_RESPONSE` carries it.
@@ -10,7 +12,7 @@ pub enum ToolOutcome {
     /// `success: true`, with the result as JSON text.
     Completed {
         /// The result, as JSON text.
-        result: String,
+        result: JsonText,
     },
     /// `success: false`, with the error.
     Failed(ToolError),
@@ -34,7 +36,7 @@ pub enum CallOutcome {
     /// The tool ran and returned this result (JSON text).
     Completed {
         /// The result, as JSON text.
-        result: String,
+        result: JsonText,
     },
     /// The call failed: the tool threw, or the provider refused it.
     Failed(ToolError),
@@ -126,13 +128,6 @@ impl CallOutcome {
 
 /// The characters of `{"truncated":true,"preview":""}`, the least a truncated result takes.
 pub const TRUNCATED_WRAPPER_CHARS: usize = 31;
-
-/// Keeps `result` when it has at most `cap` characters; otherwise returns `{"truncated":true,"preview":"…"}`
-/// whose preview is the longest start of `result` that keeps the whole text within `cap` characters (or within
-/// [`TRUNCATED_WRAPPER_CHARS`] when `cap` is smaller than that). The same rule as [`crate::envelope::cap_result`].
-pub fn cap_result(result: String, cap: usize) -> String {
-    crate::envelope::truncated(&result, cap).unwrap_or(result)
-}
 
 /// Keeps an error within the protocol's rules: a capped message, a standard name, a status from 100 to 599 and a
 /// valid retryAfter; anything else is dropped.

@@ -1,7 +1,6 @@
 //! Calling other windows' tools: starting (or joining, or replaying) a call through the consumer journal, sending
 //! it, accepting its answer only from the window that runs it, and settling it once.
 
-use crate::JsonText;
 use crate::envelope::{CallState, CallStatusResponse, ExecuteRequest as WireExecute, ExecuteResponse, Message};
 use crate::guard::RefusalKind;
 use crate::ids::RequestId;
@@ -26,7 +25,7 @@ impl<S: JournalStore> Session<S> {
         };
         let provider = ProviderWindow::new(target.origin.clone(), target.locator.to_string(), target.bridge);
         let wire_id = self.ids.request_id("c_");
-        let call = NewCall { call_id, wire_id: wire_id.clone(), tool, provider, args: args.into_string() };
+        let call = NewCall { call_id, wire_id: wire_id.clone(), tool, provider, args };
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
         let start = journals.consumer.start(call, now);
@@ -58,11 +57,12 @@ impl<S: JournalStore> Session<S> {
                     status: ObservedStatus::Running,
                     duration_ms: None,
                 };
+                let Some(args) = entry.args().cloned() else { return };
                 let request = ExecuteRequest {
                     wire_id: wire_id.clone(),
                     tool: entry.tool().clone(),
                     provider: entry.provider().clone(),
-                    args: entry.args().to_owned(),
+                    args,
                     resend: false,
                 };
                 self.announce(running);
@@ -89,11 +89,10 @@ impl<S: JournalStore> Session<S> {
                 self.flush_journals();
             }
         }
-        let Ok(args) = JsonText::parse(&request.args, &self.config.limits) else { return };
         let message = Message::ExecuteRequest(WireExecute {
             request_id: request.wire_id,
             name: request.tool,
-            args,
+            args: request.args,
             resend: request.resend,
         });
         self.send(peer, &message);
@@ -108,15 +107,15 @@ impl<S: JournalStore> Session<S> {
             return;
         }
         self.flush_journals();
-        let Ok(args) = JsonText::parse(&request.args, &self.config.limits) else { return };
-        self.effects.push_back(Effect::CallNative { peer, wire_id: request.wire_id, tool: request.tool, args });
+        let ExecuteRequest { wire_id, tool, args, .. } = request;
+        self.effects.push_back(Effect::CallNative { peer, wire_id, tool, args });
     }
 
     /// A call on native's path ended. An end for a call that settled meanwhile (stopped, its frame reloaded) is
     /// dropped: native's promise settles on its own time.
-    pub(crate) fn native_settled(&mut self, wire_id: &RequestId, result: Result<JsonText, ToolError>) {
+    pub(crate) fn native_settled(&mut self, wire_id: &RequestId, result: Result<crate::JsonText, ToolError>) {
         let outcome = match result {
-            Ok(result) => ToolOutcome::Completed { result: result.into_string() },
+            Ok(result) => ToolOutcome::Completed { result },
             Err(error) => ToolOutcome::Failed(error),
         };
         let now = self.now;
@@ -213,7 +212,7 @@ impl<S: JournalStore> Session<S> {
         }
         self.stop_asking(&wire_id);
         let outcome = match response.outcome {
-            Ok(result) => ToolOutcome::Completed { result: result.into_string() },
+            Ok(result) => ToolOutcome::Completed { result },
             Err(error) => ToolOutcome::Failed(error),
         };
         let now = self.now;

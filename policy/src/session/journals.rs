@@ -103,15 +103,14 @@ impl<S: JournalStore> Session<S> {
         self.timers.clear(&Timer::JournalFlush);
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
-        journals.consumer.write_pending();
         let mut warnings = Vec::new();
-        if let Err(error) = journals.consumer.store_mut().flush(now) {
+        // Each journal writes its changed entries, once each, then its log; a failure leaves it in memory.
+        if let Err(error) = journals.consumer.flush(now) {
             warnings.push(format!(
                 "{error}; the call journal now lives in memory, so a reload of this page cannot resume its calls"
             ));
-            journals.consumer.storage_failed(error);
         }
-        // Writes its pending entries itself, and on a full store sheds results before it gives up durability.
+        // On a full store, the provider sheds results before it gives up durability.
         if let Err(error) = journals.provider.flush(now) {
             warnings.push(format!("{error}; the provider journal now lives in memory"));
         }

@@ -107,7 +107,7 @@ impl<S: JournalStore> Session<S> {
         let Some(key) = self.runs.remove(&run) else { return };
         let outcome = match result {
             RunResult::Returned(text) => match JsonText::parse(&text, &self.config.limits) {
-                Ok(result) => ToolOutcome::Completed { result: result.into_string() },
+                Ok(result) => ToolOutcome::Completed { result },
                 Err(error) => ToolOutcome::Failed(ToolError::new(
                     ErrorKind::ToolError,
                     format!("the tool's result cannot be sent: {error}"),

@@ -1,5 +1,6 @@
 //! The caller's journal: every call this page made, written before the message that it describes is posted.
 
+mod flush;
 mod types;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,11 +13,13 @@ pub use types::{
 
 use super::config::JournalConfig;
 use super::entry::consumer::{check_call_id, consumer_key};
-use super::entry::{AckState, CONSUMER_PREFIX, CallPhase, ConsumerEntry, EntryError, ProviderWindow, is_json};
+use super::entry::{AckState, CONSUMER_PREFIX, CallPhase, ConsumerEntry, EntryError, ProviderWindow};
 use super::outcome::{CallOutcome, ToolOutcome};
 use super::owner::Owner;
+use super::persist::Persist;
 use super::store::{JournalStore, StoreError};
 use super::warning::JournalWarning;
+use crate::envelope::JsonText;
 use crate::ids::RequestId;
 use crate::outcome::{ErrorKind, ToolError};
 
@@ -39,8 +42,7 @@ struct Call {
 /// for the rest of the page ([`JournalWarning::StorageLost`]); it never panics and never loses its state.
 #[derive(Debug)]
 pub struct ConsumerJournal<S> {
-    store: S,
-    writing: bool,
+    persist: Persist<S, RequestId>,
     owner: Owner,
     config: JournalConfig,
     calls: BTreeMap<RequestId, Call>,
@@ -51,10 +53,6 @@ pub struct ConsumerJournal<S> {
     /// when the store is full.
     orphans: Vec<String>,
     warnings: Vec<JournalWarning>,
-    /// Writes wait for [`Self::write_pending`] (see [`Self::defer_writes`]).
-    defer: bool,
-    /// Entries changed since the last [`Self::write_pending`].
-    unsaved: BTreeSet<RequestId>,
 }
 
 impl<S: JournalStore> ConsumerJournal<S> {
@@ -69,8 +67,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
     /// settled as interrupted; settled with an acknowledgement due → [`Recovery::Ack`].
     pub fn open(store: S, owner: Owner, config: JournalConfig, now: u64) -> (Self, Vec<Recovery>) {
         let mut journal = Self {
-            store,
-            writing: true,
+            persist: Persist::new(store),
             owner,
             config,
             calls: BTreeMap::new(),
@@ -79,8 +76,6 @@ impl<S: JournalStore> ConsumerJournal<S> {
             unsettled_order: BTreeSet::new(),
             orphans: Vec::new(),
             warnings: Vec::new(),
-            defer: false,
-            unsaved: BTreeSet::new(),
         };
         journal.load(now);
         let recoveries = journal.recover(now);
@@ -88,7 +83,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
     }
 
     fn load(&mut self, now: u64) {
-        for (key, value) in self.store.entries(CONSUMER_PREFIX) {
+        for (key, value) in self.persist.store().entries(CONSUMER_PREFIX) {
             match ConsumerEntry::decode(&value) {
                 Err(EntryError::OtherVersion { found }) => {
                     self.warnings.push(JournalWarning::OtherVersion { key, found });
@@ -96,7 +91,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
                 Err(error) => self.discard(key, error),
                 Ok(entry) if entry.owner.tab() != self.owner.tab() => {
                     if self.is_past_limits(&entry, now) {
-                        self.store.remove(&key);
+                        self.persist.store_mut().remove(&key);
                     } else {
                         self.orphans.push(key);
                     }
@@ -119,7 +114,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
     }
 
     fn discard(&mut self, key: String, error: EntryError) {
-        self.store.remove(&key);
+        self.persist.store_mut().remove(&key);
         self.warnings.push(JournalWarning::Discarded { key, error });
     }
 
@@ -182,17 +177,14 @@ impl<S: JournalStore> ConsumerJournal<S> {
     ///
     /// A `callId` already used for this tool and window replays the recorded outcome or joins the call in
     /// flight, whatever the arguments. Errors: the `callId` was used for another tool or window; the page has
-    /// `unsettled_calls_max` unsettled calls; the wire id is already recorded; the `callId`, the window or the
-    /// arguments cannot be stored (a `callId` has 1 to 256 characters, the arguments are JSON text).
+    /// `unsettled_calls_max` unsettled calls; the wire id is already recorded; the `callId` or the window cannot
+    /// be stored (a `callId` has 1 to 256 characters).
     pub fn start(&mut self, call: NewCall, now: u64) -> Result<Start, StartError> {
         let NewCall { call_id, wire_id, tool, provider, args } = call;
         if let Some(call_id) = &call_id {
             check_call_id(call_id).map_err(|e| StartError::Invalid(e.to_string()))?;
         }
         provider.check().map_err(|e| StartError::Invalid(e.to_string()))?;
-        if !is_json(&args) {
-            return Err(StartError::Invalid("the arguments are not JSON text".to_owned()));
-        }
         if self.calls.contains_key(&wire_id) {
             return Err(StartError::WireIdInUse(wire_id));
         }
@@ -226,7 +218,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
             call_id,
             tool,
             provider,
-            args,
+            args: Some(args),
             created_at: now,
             phase: CallPhase::Recorded,
         };
@@ -255,8 +247,8 @@ impl<S: JournalStore> ConsumerJournal<S> {
     /// A response came for a sent call: settles it. `None` for an unknown, unsent or already settled call, so a
     /// duplicate response never settles twice.
     ///
-    /// An error of kind `interrupted` settles the call as interrupted. A result that is not JSON text is kept as
-    /// a JSON string; one longer than `result_cap_chars` is kept truncated (the returned `Settled` has it whole).
+    /// An error of kind `interrupted` settles the call as interrupted. A result longer than `result_cap_chars` is
+    /// kept truncated (the returned `Settled` has it whole).
     pub fn on_response(&mut self, wire_id: &RequestId, outcome: ToolOutcome, now: u64) -> Option<Settled> {
         let call = self.calls.get(wire_id)?;
         if !matches!(call.entry.phase, CallPhase::Sent { .. }) {
@@ -266,12 +258,6 @@ impl<S: JournalStore> ConsumerJournal<S> {
             (AckState::Due, Followup::Ack)
         } else {
             (AckState::NotNeeded, Followup::Nothing)
-        };
-        let outcome = match outcome {
-            ToolOutcome::Completed { result } if !is_json(&result) => {
-                ToolOutcome::Completed { result: serde_json::Value::String(result).to_string() }
-            }
-            outcome => outcome,
         };
         let outcome = CallOutcome::from_response(outcome);
         let whole = match &outcome {
@@ -414,7 +400,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
     /// journal stops writing, as when a `put` fails (see the type's documentation). Nothing happens if it
     /// already stopped.
     pub fn storage_failed(&mut self, error: StoreError) {
-        if self.writing {
+        if self.persist.is_writing() {
             self.stop_writing(error);
         }
     }
@@ -426,7 +412,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
 
     /// Whether the journal's entries survive a reload of the page (false in memory, or after storage failed).
     pub fn is_durable(&self) -> bool {
-        self.writing && self.store.is_durable()
+        self.persist.is_durable()
     }
 
     /// The page that owns this journal.
@@ -436,32 +422,26 @@ impl<S: JournalStore> ConsumerJournal<S> {
 
     /// The store, as written so far.
     pub fn store(&self) -> &S {
-        &self.store
-    }
-
-    /// The store, to flush it (see `log_store::LogStore`).
-    pub fn store_mut(&mut self) -> &mut S {
-        &mut self.store
+        self.persist.store()
     }
 
     /// Gives the store back (a page that goes away), with every pending write done.
     pub fn into_store(mut self) -> S {
         self.write_pending();
-        self.store
+        self.persist.into_store()
     }
 
-    /// From now on, a change is written by the next [`Self::write_pending`] instead of at once: each entry once,
-    /// in its latest state, however often it changed. The bridge calls `write_pending` before each batched flush of
-    /// its store and when the page goes away, so the store holds what immediate writes would have left there;
-    /// only the intermediate states of a call that settled in between are never encoded.
+    /// From now on, a change is written by the next flush instead of at once (see `Persist`): each entry once,
+    /// in its latest state, however often it changed. The store then holds what immediate writes would have left
+    /// there; only the intermediate states of a call that settled in between are never encoded.
     pub fn defer_writes(&mut self) {
-        self.defer = true;
+        self.persist.batch();
     }
 
     /// Writes the entries changed since the last call (see [`Self::defer_writes`]).
-    pub fn write_pending(&mut self) {
-        for wire in std::mem::take(&mut self.unsaved) {
-            if self.writing && self.calls.contains_key(&wire) {
+    pub(super) fn write_pending(&mut self) {
+        for (wire, _) in self.persist.take_changed() {
+            if self.persist.is_writing() {
                 self.write(&wire);
             }
         }
@@ -496,10 +476,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
         if self.by_call_id.get(&entry.call_id) == Some(wire_id) {
             self.by_call_id.remove(&entry.call_id);
         }
-        self.unsaved.remove(wire_id);
-        if self.writing {
-            self.store.remove(&entry.key());
-        }
+        self.persist.remove(wire_id, &entry.key());
     }
 
     /// Settles an unsettled call with its outcome capped, writes it, prunes, and returns its report. `None` when
@@ -522,7 +499,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
         let outcome = outcome.capped(cap);
         let entry = &mut call.entry;
         entry.phase = CallPhase::Settled { sent_at, settled_at: now, outcome: outcome.clone(), ack };
-        entry.args = String::new();
+        entry.args = None;
         let settled = Settled {
             call_id: entry.call_id.clone(),
             wire_id: wire_id.clone(),
@@ -551,16 +528,11 @@ impl<S: JournalStore> ConsumerJournal<S> {
         }
     }
 
-    /// Writes the entry of `wire_id`, now or at the next [`Self::write_pending`].
+    /// Writes the entry of `wire_id`, now or at the next flush.
     fn save(&mut self, wire_id: &RequestId) {
-        if !self.writing {
-            return;
+        if self.persist.note(wire_id, 0) {
+            self.write(wire_id);
         }
-        if self.defer {
-            self.unsaved.insert(wire_id.clone());
-            return;
-        }
-        self.write(wire_id);
     }
 
     /// Writes the entry of `wire_id`. On a full store: drops the entries inherited from another tab and the
@@ -570,14 +542,14 @@ impl<S: JournalStore> ConsumerJournal<S> {
             return;
         };
         let (key, value) = (call.entry.key(), call.entry.encode());
-        let error = match self.store.put(&key, &value) {
+        let error = match self.persist.store_mut().put(&key, &value) {
             Ok(()) => return,
             Err(StoreError::Full) => {
                 for orphan in std::mem::take(&mut self.orphans) {
-                    self.store.remove(&orphan);
+                    self.persist.store_mut().remove(&orphan);
                 }
                 self.drop_older_settled_half(wire_id);
-                match self.store.put(&key, &value) {
+                match self.persist.store_mut().put(&key, &value) {
                     Ok(()) => return,
                     Err(error) => error,
                 }
@@ -599,11 +571,10 @@ impl<S: JournalStore> ConsumerJournal<S> {
     /// Removes this journal's entries from the store (so that a later page does not resume calls from a stale
     /// state) and keeps the journal in memory only.
     fn stop_writing(&mut self, error: StoreError) {
-        self.unsaved.clear();
         for wire in self.calls.keys() {
-            self.store.remove(&consumer_key(wire));
+            self.persist.store_mut().remove(&consumer_key(wire));
         }
-        self.writing = false;
+        self.persist.stop();
         self.warnings.push(JournalWarning::StorageLost { error, noted: true });
     }
 }
@@ -613,7 +584,8 @@ fn request_of(entry: &ConsumerEntry, resend: bool) -> ExecuteRequest {
         wire_id: entry.wire_id.clone(),
         tool: entry.tool.clone(),
         provider: entry.provider.clone(),
-        args: entry.args.clone(),
+        // An unsettled entry keeps its arguments; only a settled one (never sent) has none.
+        args: entry.args.clone().unwrap_or_else(JsonText::empty_object),
         resend,
     }
 }

@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+use crate::envelope::JsonText;
 use crate::ids::{RequestId, ToolName};
 use crate::journal::entry::ProviderWindow;
 use crate::journal::outcome::CallOutcome;
@@ -40,8 +41,8 @@ pub struct NewCall {
     pub tool: ToolName,
     /// The window to call it in.
     pub provider: ProviderWindow,
-    /// The arguments, as JSON text.
-    pub args: String,
+    /// The arguments.
+    pub args: JsonText,
 }
 
 /// What to do with a new call.
@@ -91,7 +92,7 @@ pub enum StartError {
     /// The wire id is already recorded (the bridge must make a fresh random one).
     #[error("wire id {0} is already recorded: make a fresh random one for each call")]
     WireIdInUse(RequestId),
-    /// The `callId`, the provider window or the arguments cannot be recorded.
+    /// The `callId` or the provider window cannot be recorded.
     #[error("this call cannot be recorded: {0}")]
     Invalid(String),
 }
@@ -105,8 +106,8 @@ pub struct ExecuteRequest {
     pub tool: ToolName,
     /// Where to post it.
     pub provider: ProviderWindow,
-    /// The `args`, as JSON text.
-    pub args: String,
+    /// The `args`, as the journal recorded them (checked when recorded, or when read back from storage).
+    pub args: JsonText,
     /// A re-send after the provider said it never received the call: the bridge adds `"resend": 1`, and the
     /// provider passes it to [`ProviderJournal::on_resend`](crate::journal::ProviderJournal::on_resend).
     pub resend: bool,

@@ -5,9 +5,10 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    CONSUMER_PREFIX, ENTRY_VERSION, EntryError, StoredError, StoredOwner, decode_versioned, encode, is_json,
-    is_origin_text,
+    CONSUMER_PREFIX, ENTRY_VERSION, EntryError, StoredError, StoredOwner, decode_versioned, encode, is_origin_text,
+    stored_json,
 };
+use crate::envelope::JsonText;
 use crate::ids::{RequestId, ToolName};
 use crate::journal::outcome::CallOutcome;
 use crate::journal::owner::Owner;
@@ -92,7 +93,7 @@ pub struct ConsumerEntry {
     pub(crate) call_id: String,
     pub(crate) tool: ToolName,
     pub(crate) provider: ProviderWindow,
-    pub(crate) args: String,
+    pub(crate) args: Option<JsonText>,
     pub(crate) created_at: u64,
     pub(crate) phase: CallPhase,
 }
@@ -136,9 +137,9 @@ impl ConsumerEntry {
         &self.provider
     }
 
-    /// The arguments as JSON text (empty once settled).
-    pub fn args(&self) -> &str {
-        &self.args
+    /// The arguments as JSON text (none once settled).
+    pub fn args(&self) -> Option<&JsonText> {
+        self.args.as_ref()
     }
 
     /// When the call was recorded.
@@ -171,7 +172,7 @@ impl ConsumerEntry {
                 l: Cow::Borrowed(&self.provider.locator),
                 b: self.provider.bridge,
             },
-            a: Cow::Borrowed(&self.args),
+            a: Cow::Borrowed(self.args.as_ref().map_or("", JsonText::as_str)),
             s: Cow::Borrowed(state),
             c: self.created_at,
             ts: sent_at,
@@ -210,16 +211,16 @@ impl ConsumerEntry {
                 return Err(EntryError::field("s", format!("state {state:?} does not fit the fields present")));
             }
         };
-        let args = stored.a.into_owned();
-        match phase {
-            CallPhase::Settled { .. } if !args.is_empty() => {
+        let args = match phase {
+            CallPhase::Settled { .. } if !stored.a.is_empty() => {
                 return Err(EntryError::field("a", "a settled call keeps no arguments"));
             }
-            CallPhase::Recorded | CallPhase::Sent { .. } if !is_json(&args) => {
-                return Err(EntryError::field("a", "the arguments are not JSON text"));
-            }
-            _ => {}
-        }
+            CallPhase::Settled { .. } => None,
+            CallPhase::Recorded | CallPhase::Sent { .. } => match stored_json(stored.a) {
+                Some(args) => Some(args),
+                None => return Err(EntryError::field("a", "the arguments are not JSON text")),
+            },
+        };
         Ok(Self { owner, wire_id, call_id: stored.k.into_owned(), tool, provider, args, created_at: c, phase })
     }
 }
@@ -306,7 +307,7 @@ impl<'a> StoredOutcome<'a> {
         let status = Cow::Borrowed(outcome.status().as_str());
         let empty = Self { s: status, r: None, e: None, m: None };
         match outcome {
-            CallOutcome::Completed { result } => Self { r: Some(Cow::Borrowed(result)), ..empty },
+            CallOutcome::Completed { result } => Self { r: Some(Cow::Borrowed(result.as_str())), ..empty },
             CallOutcome::Failed(error) => Self { e: Some(StoredError::of(error)), ..empty },
             CallOutcome::Stopped => empty,
             CallOutcome::Interrupted { message } => Self { m: Some(Cow::Borrowed(message)), ..empty },
@@ -315,9 +316,10 @@ impl<'a> StoredOutcome<'a> {
 
     fn check(self) -> Result<CallOutcome, EntryError> {
         match (self.s.as_ref(), self.r, self.e, self.m) {
-            ("completed", Some(result), None, None) if is_json(&result) => {
-                Ok(CallOutcome::Completed { result: result.into_owned() })
-            }
+            ("completed", Some(result), None, None) => match stored_json(result) {
+                Some(result) => Ok(CallOutcome::Completed { result }),
+                None => Err(EntryError::field("r", "outcome \"completed\" does not fit its fields")),
+            },
             ("failed", None, Some(error), None) => Ok(CallOutcome::Failed(error.check()?)),
             ("stopped", None, None, None) => Ok(CallOutcome::Stopped),
             ("interrupted", None, None, Some(message)) if message.chars().count() <= MAX_ERROR_MESSAGE_CHARS => {

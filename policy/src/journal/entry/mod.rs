@@ -18,6 +18,7 @@ pub use consumer::{AckState, CallPhase, ConsumerEntry, ProviderWindow};
 pub use provider::{ProviderEntry, ProviderMeta, RecordState};
 
 use super::owner::Owner;
+use crate::envelope::JsonText;
 use crate::outcome::{ErrorKind, MAX_ERROR_MESSAGE_CHARS, RetryAfter, ToolError, standard_error_name};
 
 /// The format version written in every entry (`"v"`).
@@ -112,9 +113,18 @@ fn encode<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-/// Whether `text` is one complete JSON value.
-pub(crate) fn is_json(text: &str) -> bool {
-    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+/// The deepest nesting accepted in stored JSON text: serde_json's own limit, which every text a journal writes
+/// was checked against when it was made.
+const MAX_STORED_DEPTH: usize = 128;
+
+/// Stored `text` as a [`JsonText`], if it is one complete JSON value: how arguments and results read back from
+/// storage (where they may have been damaged) are checked, once, when the journal opens.
+/// An unescaped (owned) text is kept without a copy.
+pub(crate) fn stored_json(text: Cow<'_, str>) -> Option<JsonText> {
+    match text {
+        Cow::Borrowed(text) => JsonText::parse_within(text, usize::MAX, MAX_STORED_DEPTH).ok(),
+        Cow::Owned(text) => JsonText::parse_owned_within(text, usize::MAX, MAX_STORED_DEPTH).ok(),
+    }
 }
 
 /// Whether `text` can be an origin in an entry and a key: printable ASCII without spaces, not starting with `!`,

@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ENTRY_VERSION, EntryError, PROVIDER_PREFIX, StoredError, StoredOwner, decode_versioned, encode, is_json,
-    is_origin_text,
+    ENTRY_VERSION, EntryError, PROVIDER_PREFIX, StoredError, StoredOwner, decode_versioned, encode, is_origin_text,
+    stored_json,
 };
 use crate::ids::{RequestId, ToolName};
 use crate::journal::outcome::ToolOutcome;
@@ -252,14 +252,16 @@ struct StoredToolOutcome<'a> {
 impl<'a> StoredToolOutcome<'a> {
     fn of(outcome: &'a ToolOutcome) -> Self {
         match outcome {
-            ToolOutcome::Completed { result } => Self { ok: Some(Cow::Borrowed(result)), e: None },
+            ToolOutcome::Completed { result } => Self { ok: Some(Cow::Borrowed(result.as_str())), e: None },
             ToolOutcome::Failed(error) => Self { ok: None, e: Some(StoredError::of(error)) },
         }
     }
 
     fn check(self) -> Result<ToolOutcome, EntryError> {
         match (self.ok, self.e) {
-            (Some(result), None) if is_json(&result) => Ok(ToolOutcome::Completed { result: result.into_owned() }),
+            (Some(result), None) => stored_json(result)
+                .map(|result| ToolOutcome::Completed { result })
+                .ok_or_else(|| EntryError::field("r", "an outcome is a JSON result or an error")),
             (None, Some(error)) => Ok(ToolOutcome::Failed(error.check()?)),
             _ => Err(EntryError::field("r", "an outcome is a JSON result or an error")),
         }

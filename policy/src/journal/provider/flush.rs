@@ -2,7 +2,7 @@
 //! costs held results (they read as expired), never the records that keep a call from running twice
 //! (docs/once-only.md §7).
 
-use super::{Mode, ProviderJournal};
+use super::ProviderJournal;
 use crate::journal::entry::ProviderMeta;
 use crate::journal::store::{JournalStore, StoreError};
 use crate::journal::warning::JournalWarning;
@@ -21,18 +21,18 @@ impl<S: JournalStore> ProviderJournal<LogStore<S>> {
     /// [`Self::take_warnings`].
     pub fn flush(&mut self, now: u64) -> Result<(), StoreError> {
         self.write_pending();
-        if self.store.has_failed() {
+        if self.persist.store().has_failed() {
             // An earlier flush failed and not even the note could be written: try again.
-            if self.mode == Mode::Unnoted {
+            if self.is_unnoted() {
                 self.leave_note_alone(now);
             }
             return Ok(());
         }
-        let error = match self.store.flush(now) {
+        let error = match self.persist.store_mut().flush(now) {
             Ok(()) => return Ok(()),
             Err(error) => error,
         };
-        if error == StoreError::Full && self.mode == Mode::Writing {
+        if error == StoreError::Full && self.persist.is_writing() {
             if self.expire_every_result(now) && self.rewrite(now) {
                 return Ok(());
             }
@@ -43,10 +43,10 @@ impl<S: JournalStore> ProviderJournal<LogStore<S>> {
                 }
             }
         }
-        let was_writing = self.mode == Mode::Writing;
-        self.unsaved.clear();
+        let was_writing = self.persist.is_writing();
         self.horizon = self.horizon.max(Some(now));
-        self.mode = Mode::Unnoted;
+        self.persist.stop();
+        self.noted = false;
         let noted = self.leave_note_alone(now);
         if was_writing {
             self.warnings.push(JournalWarning::StorageLost { error: error.clone(), noted });
@@ -57,7 +57,7 @@ impl<S: JournalStore> ProviderJournal<LogStore<S>> {
     /// Writes the pending changes and the whole log as a snapshot; whether it fit.
     fn rewrite(&mut self, now: u64) -> bool {
         self.write_pending();
-        self.store.rewrite(now).is_ok()
+        self.persist.store_mut().rewrite(now).is_ok()
     }
 
     /// Makes the log hold only the note of the horizon (this page's records removed from it): the least that
@@ -66,16 +66,16 @@ impl<S: JournalStore> ProviderJournal<LogStore<S>> {
     fn leave_note_alone(&mut self, now: u64) -> bool {
         let own: Vec<String> = self.records.values().map(|entry| entry.key()).collect();
         for key in own {
-            self.store.remove(&key);
+            self.persist.store_mut().remove(&key);
         }
         let horizon = self.horizon.map_or(now, |h| h.max(now));
         self.horizon = Some(horizon);
         let meta = ProviderMeta { owner: self.owner.clone(), horizon };
         // A put to a log waits for the rewrite below, and cannot fail.
-        let _ = self.store.put(&meta.key(), &meta.encode());
-        let written = self.store.rewrite(now).is_ok();
+        let _ = self.persist.store_mut().put(&meta.key(), &meta.encode());
+        let written = self.persist.store_mut().rewrite(now).is_ok();
         if written {
-            self.mode = Mode::Noted;
+            self.noted = true;
         }
         written
     }

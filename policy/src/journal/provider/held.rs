@@ -43,7 +43,7 @@ impl<S: JournalStore> ProviderJournal<S> {
 /// escaped, UTF-8; at least what `sessionStorage` counts, which is UTF-16 code units).
 pub(super) fn held_bytes(outcome: &ToolOutcome) -> usize {
     match outcome {
-        ToolOutcome::Completed { result } => escaped_bytes(result),
+        ToolOutcome::Completed { result } => escaped_bytes(result.as_str()),
         ToolOutcome::Failed(error) => escaped_bytes(&error.message) + error.name.map_or(0, escaped_bytes),
     }
 }
@@ -66,14 +66,16 @@ mod tests {
 
     #[test]
     fn held_bytes_count_the_stored_text() {
-        let cases: [(ToolOutcome, usize); 4] = [
-            (ToolOutcome::Completed { result: "\"abc\"".into() }, 7),
-            (ToolOutcome::Completed { result: "\"é\\n\"".into() }, 9),
-            (ToolOutcome::Completed { result: "[\"\u{1}\"]".into() }, 12),
+        let json = |text: &str| crate::JsonText::parse(text, &crate::Limits::default()).unwrap();
+        let cases: [(ToolOutcome, usize); 3] = [
+            (ToolOutcome::Completed { result: json("\"abc\"") }, 7),
+            (ToolOutcome::Completed { result: json("\"é\\n\"") }, 9),
             (ToolOutcome::Failed(ToolError::new(ErrorKind::ToolError, "boom")), 4),
         ];
         for (outcome, bytes) in cases {
             assert_eq!(held_bytes(&outcome), bytes, "{outcome:?}");
         }
+        // A raw control character (which no JSON text holds, but an error message may) takes six.
+        assert_eq!(escaped_bytes("[\"\u{1}\"]"), 12);
     }
 }

@@ -14,9 +14,10 @@ pub use types::{
 
 use super::config::JournalConfig;
 use super::entry::provider::{meta_key, record_key};
-use super::entry::{EntryError, PROVIDER_PREFIX, ProviderEntry, ProviderMeta, RecordState, is_json, is_origin_text};
+use super::entry::{EntryError, PROVIDER_PREFIX, ProviderEntry, ProviderMeta, RecordState, is_origin_text};
 use super::outcome::ToolOutcome;
 use super::owner::Owner;
+use super::persist::Persist;
 use super::store::{JournalStore, StoreError};
 use super::warning::JournalWarning;
 use crate::ids::{RequestId, ToolName};
@@ -24,17 +25,6 @@ use crate::outcome::{ErrorKind, ToolError};
 
 /// A call's identity at its provider.
 type Key = (String, RequestId);
-
-/// How the journal persists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    /// Every change is written to the store.
-    Writing,
-    /// Storage failed; a note in the store tells later pages that records up to `horizon` may be missing.
-    Noted,
-    /// Storage failed and no note could be written: new calls are refused until one can.
-    Unnoted,
-}
 
 /// The provider journal of one page (docs/once-only.md §3, §4, §7, §8).
 ///
@@ -53,8 +43,11 @@ enum Mode {
 /// written, new calls are refused (`refused`, not recorded) until it can: a later page could not know they ran.
 #[derive(Debug)]
 pub struct ProviderJournal<S> {
-    store: S,
-    mode: Mode,
+    /// The store, and the records yet to be written to it.
+    persist: Persist<S, Key>,
+    /// Once storage failed: whether a note in the store tells later pages that records up to `horizon` may be
+    /// missing. Without one, new calls are refused until one can be written.
+    noted: bool,
     owner: Owner,
     config: JournalConfig,
     records: BTreeMap<Key, ProviderEntry>,
@@ -77,10 +70,6 @@ pub struct ProviderJournal<S> {
     /// Calls received up to this time may have been forgotten.
     horizon: Option<u64>,
     warnings: Vec<JournalWarning>,
-    /// Writes wait for [`Self::write_pending`] (see [`Self::defer_writes`]).
-    defer: bool,
-    /// Records changed since the last [`Self::write_pending`], with the time of their last change.
-    unsaved: BTreeMap<Key, u64>,
 }
 
 impl<S: JournalStore> ProviderJournal<S> {
@@ -91,8 +80,8 @@ impl<S: JournalStore> ProviderJournal<S> {
     /// entries of another version left alone; both are reported by [`Self::take_warnings`].
     pub fn open(store: S, owner: Owner, config: JournalConfig, now: u64) -> Self {
         let mut journal = Self {
-            store,
-            mode: Mode::Writing,
+            persist: Persist::new(store),
+            noted: false,
             owner,
             config,
             records: BTreeMap::new(),
@@ -105,10 +94,8 @@ impl<S: JournalStore> ProviderJournal<S> {
             orphans: BTreeMap::new(),
             horizon: None,
             warnings: Vec::new(),
-            defer: false,
-            unsaved: BTreeMap::new(),
         };
-        journal.durable_store = journal.store.is_durable();
+        journal.durable_store = journal.persist.store().is_durable();
         journal.load(now);
         journal.prune(now);
         journal
@@ -117,7 +104,7 @@ impl<S: JournalStore> ProviderJournal<S> {
     fn load(&mut self, now: u64) {
         let own_meta = meta_key(&self.owner);
         let meta_prefix = format!("{PROVIDER_PREFIX}!");
-        for (key, value) in self.store.entries(PROVIDER_PREFIX) {
+        for (key, value) in self.persist.store().entries(PROVIDER_PREFIX) {
             if key.starts_with(&meta_prefix) {
                 match ProviderMeta::decode(&value) {
                     Err(error) => self.reject(key, error),
@@ -154,7 +141,7 @@ impl<S: JournalStore> ProviderJournal<S> {
         }
         if self.horizon.is_some_and(|h| now.saturating_sub(h) > self.config.ran_id_max_age_ms) {
             self.horizon = None;
-            self.store.remove(&own_meta);
+            self.persist.store_mut().remove(&own_meta);
         }
     }
 
@@ -162,7 +149,7 @@ impl<S: JournalStore> ProviderJournal<S> {
         match error {
             EntryError::OtherVersion { found } => self.warnings.push(JournalWarning::OtherVersion { key, found }),
             error => {
-                self.store.remove(&key);
+                self.persist.store_mut().remove(&key);
                 self.warnings.push(JournalWarning::Discarded { key, error });
             }
         }
@@ -238,7 +225,7 @@ impl<S: JournalStore> ProviderJournal<S> {
         // Without storage, the call runs unrecorded: first the note must say that records up to now may be
         // missing (found by the simulator: a note a day old was dropped on reload, and a call run after it ran
         // again when re-sent).
-        if self.mode != Mode::Writing && !self.try_note(now) {
+        if !self.persist.is_writing() && !self.try_note(now) {
             return ExecuteDecision::Refuse(ToolError::new(ErrorKind::Refused, CANNOT_RECORD_MESSAGE));
         }
         if resend && !self.unknown_is_durable(now) {
@@ -256,7 +243,7 @@ impl<S: JournalStore> ProviderJournal<S> {
         self.set(key.clone(), entry);
         self.save(&key, now);
         self.prune(now);
-        if self.mode == Mode::Unnoted {
+        if self.is_unnoted() {
             // The record could not be written, nor a note that it is missing: a later page could not know that
             // this call ran, so it must not run.
             self.unset(&key);
@@ -280,13 +267,7 @@ impl<S: JournalStore> ProviderJournal<S> {
         if entry.state != RecordState::Running {
             return None;
         }
-        let outcome = match outcome {
-            ToolOutcome::Completed { result } if !is_json(&result) => {
-                ToolOutcome::Completed { result: serde_json::Value::String(result).to_string() }
-            }
-            outcome => outcome,
-        }
-        .capped(self.config.result_cap_chars);
+        let outcome = outcome.capped(self.config.result_cap_chars);
         self.change(&key, RecordState::Done(outcome.clone()), now);
         self.prune(now);
         Some(outcome)
@@ -406,7 +387,7 @@ impl<S: JournalStore> ProviderJournal<S> {
     /// journal notes its horizon and stops writing, as when a `put` fails (see the type's documentation).
     /// Nothing happens if it already stopped.
     pub fn storage_failed(&mut self, error: StoreError, now: u64) {
-        if self.mode == Mode::Writing {
+        if self.persist.is_writing() {
             self.stop_writing(error, now);
         }
     }
@@ -418,7 +399,7 @@ impl<S: JournalStore> ProviderJournal<S> {
 
     /// Whether the records survive a reload of the page (false in memory, or after storage failed).
     pub fn is_durable(&self) -> bool {
-        self.mode == Mode::Writing && self.store.is_durable()
+        self.persist.is_durable()
     }
 
     /// The page that owns this journal.
@@ -428,35 +409,34 @@ impl<S: JournalStore> ProviderJournal<S> {
 
     /// The store, as written so far.
     pub fn store(&self) -> &S {
-        &self.store
-    }
-
-    /// The store, to flush it (see `log_store::LogStore`).
-    pub fn store_mut(&mut self) -> &mut S {
-        &mut self.store
+        self.persist.store()
     }
 
     /// Gives the store back (a page that goes away), with every pending write done.
     pub fn into_store(mut self) -> S {
         self.write_pending();
-        self.store
+        self.persist.into_store()
     }
 
-    /// From now on, a change to a record is written by the next [`Self::write_pending`] instead of at once: each
-    /// record once, in its latest state. The bridge calls `write_pending` before each batched flush of its store
-    /// and when the page goes away, so the store holds what immediate writes would have left there. (Notes of the
-    /// horizon are still written at once.)
+    /// From now on, a change to a record is written by the next flush instead of at once (see `Persist`): each
+    /// record once, in its latest state. The store then holds what immediate writes would have left there. (Notes
+    /// of the horizon are still written at once.)
     pub fn defer_writes(&mut self) {
-        self.defer = true;
+        self.persist.batch();
     }
 
     /// Writes the records changed since the last call (see [`Self::defer_writes`]).
-    pub fn write_pending(&mut self) {
-        for (key, at) in std::mem::take(&mut self.unsaved) {
-            if self.mode == Mode::Writing && self.records.contains_key(&key) {
+    fn write_pending(&mut self) {
+        for (key, at) in self.persist.take_changed() {
+            if self.persist.is_writing() && self.records.contains_key(&key) {
                 self.write(&key, at);
             }
         }
+    }
+
+    /// Storage failed and not even the note of the horizon could be written: new calls are refused.
+    fn is_unnoted(&self) -> bool {
+        !self.persist.is_writing() && !self.noted
     }
 
     /// How many cancels of calls it never received this page keeps for `origin`.
@@ -543,9 +523,8 @@ impl<S: JournalStore> ProviderJournal<S> {
                 None => false,
             },
         };
-        self.unsaved.remove(key);
-        if known && self.mode == Mode::Writing {
-            self.store.remove(&record_key(&key.0, &key.1));
+        if known {
+            self.persist.remove(key, &record_key(&key.0, &key.1));
         }
     }
 
@@ -560,16 +539,11 @@ impl<S: JournalStore> ProviderJournal<S> {
         self.save_meta(now);
     }
 
-    /// Writes the record of `key`, now or at the next [`Self::write_pending`].
+    /// Writes the record of `key`, now or at the next flush.
     fn save(&mut self, key: &Key, now: u64) {
-        if self.mode != Mode::Writing {
-            return;
+        if self.persist.note(key, now) {
+            self.write(key, now);
         }
-        if self.defer {
-            self.unsaved.insert(key.clone(), now);
-            return;
-        }
-        self.write(key, now);
     }
 
     /// Writes the record of `key`. On a full store: drops every other kept result (their ids read as expired)
@@ -579,15 +553,15 @@ impl<S: JournalStore> ProviderJournal<S> {
             return;
         };
         let (store_key, value) = (entry.key(), entry.encode());
-        let error = match self.store.put(&store_key, &value) {
+        let error = match self.persist.store_mut().put(&store_key, &value) {
             Ok(()) => return,
             Err(StoreError::Full) => {
                 self.expire_results_except(key, now);
                 self.drop_orphans(now);
-                if self.mode != Mode::Writing {
+                if !self.persist.is_writing() {
                     return;
                 }
-                match self.store.put(&store_key, &value) {
+                match self.persist.store_mut().put(&store_key, &value) {
                     Ok(()) => return,
                     Err(error) => error,
                 }
@@ -605,7 +579,7 @@ impl<S: JournalStore> ProviderJournal<S> {
                 entry.updated_at = entry.updated_at.max(now);
                 // A smaller value replaces a larger one; if even that fails, the stored result stays, and is the
                 // real one.
-                let _ = self.store.put(&entry.key(), &entry.encode());
+                let _ = self.persist.store_mut().put(&entry.key(), &entry.encode());
                 self.set(key, entry);
             }
         }
@@ -622,11 +596,11 @@ impl<S: JournalStore> ProviderJournal<S> {
     /// Writes the note of the horizon; a failure stops writing.
     fn save_meta(&mut self, now: u64) {
         let Some(horizon) = self.horizon else { return };
-        if self.mode != Mode::Writing {
+        if !self.persist.is_writing() {
             return;
         }
         let meta = ProviderMeta { owner: self.owner.clone(), horizon };
-        if let Err(error) = self.store.put(&meta.key(), &meta.encode()) {
+        if let Err(error) = self.persist.store_mut().put(&meta.key(), &meta.encode()) {
             self.stop_writing(error, now);
         }
     }
@@ -635,14 +609,14 @@ impl<S: JournalStore> ProviderJournal<S> {
     /// make room if needed), and keep the journal in memory only. Without a note, new calls are refused until a
     /// note can be written.
     fn stop_writing(&mut self, error: StoreError, now: u64) {
-        self.unsaved.clear();
         self.horizon = self.horizon.max(Some(now));
-        self.mode = Mode::Unnoted;
+        self.persist.stop();
+        self.noted = false;
         let mut noted = self.try_note(now);
         if !noted {
             let own: Vec<String> = self.records.values().map(ProviderEntry::key).collect();
             for key in own {
-                self.store.remove(&key);
+                self.persist.store_mut().remove(&key);
             }
             noted = self.try_note(now);
         }
@@ -656,8 +630,9 @@ impl<S: JournalStore> ProviderJournal<S> {
         let horizon = self.horizon.map_or(now, |h| h.max(now));
         self.horizon = Some(horizon);
         let meta = ProviderMeta { owner: self.owner.clone(), horizon };
-        if !self.durable_store || (self.store.is_durable() && self.store.put(&meta.key(), &meta.encode()).is_ok()) {
-            self.mode = Mode::Noted;
+        let store = self.persist.store_mut();
+        if !self.durable_store || (store.is_durable() && store.put(&meta.key(), &meta.encode()).is_ok()) {
+            self.noted = true;
             return true;
         }
         false
