@@ -58,7 +58,7 @@ mod random;
 mod recovery;
 mod timers;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 pub use catalog::RegisterError;
 pub use ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
@@ -145,27 +145,27 @@ pub struct Session<S: JournalStore> {
     ids: IdSource,
     catalog: Catalog,
     peers: Peers,
-    windows: HashMap<WindowId, WindowFacts>,
+    windows: BTreeMap<WindowId, WindowFacts>,
     journals: Option<Journals<S>>,
     /// Work that waits until the journals are open.
     deferred: Vec<Deferred>,
     /// This page's calls that someone in it waits for, by wire id.
-    calls: HashMap<RequestId, PendingCall>,
+    calls: BTreeMap<RequestId, PendingCall>,
     /// Which call each waiter waits for.
-    waiting_on: HashMap<WaiterId, RequestId>,
-    running: HashMap<RunKey, Running>,
-    runs: HashMap<RunId, RunKey>,
+    waiting_on: BTreeMap<WaiterId, RequestId>,
+    running: BTreeMap<RunKey, Running>,
+    runs: BTreeMap<RunId, RunKey>,
     next_run: u32,
-    listings: HashMap<u32, Listing>,
+    listings: BTreeMap<u32, Listing>,
     /// Tool-list requests this page sent, by request id.
-    asked: HashMap<RequestId, Asked>,
+    asked: BTreeMap<RequestId, Asked>,
     next_listing: u32,
     /// Origins whose tool changes this page cares about (its own and every `fromOrigins` it asked).
     interest: Vec<String>,
     rate: OriginRateLimiter,
     warnings: WarningGate,
     /// Acknowledgements to send, by provider.
-    acks: HashMap<PeerId, Vec<RequestId>>,
+    acks: BTreeMap<PeerId, Vec<RequestId>>,
     /// Send every waiting acknowledgement at the end of this task.
     acks_due: bool,
     /// Messages from this page to itself, delivered at the end of the task.
@@ -174,9 +174,9 @@ pub struct Session<S: JournalStore> {
     announcements: Vec<ObservedCall>,
     end_of_task_asked: bool,
     /// How many times each silent provider was asked how a call stands.
-    status_retries: HashMap<RequestId, usize>,
+    status_retries: BTreeMap<RequestId, usize>,
     /// Which peer each of those questions goes to.
-    status_asker: HashMap<RequestId, PeerId>,
+    status_asker: BTreeMap<RequestId, PeerId>,
     timers: Timers,
     effects: VecDeque<Effect>,
     next_port: u32,
@@ -194,24 +194,24 @@ impl<S: JournalStore> Session<S> {
             now: 0,
             ids: IdSource::new(entropy),
             catalog: Catalog::default(),
-            windows: HashMap::new(),
+            windows: BTreeMap::new(),
             journals: None,
             deferred: Vec::new(),
-            calls: HashMap::new(),
-            waiting_on: HashMap::new(),
-            running: HashMap::new(),
-            runs: HashMap::new(),
+            calls: BTreeMap::new(),
+            waiting_on: BTreeMap::new(),
+            running: BTreeMap::new(),
+            runs: BTreeMap::new(),
             next_run: 1,
-            listings: HashMap::new(),
-            asked: HashMap::new(),
+            listings: BTreeMap::new(),
+            asked: BTreeMap::new(),
             next_listing: 1,
-            acks: HashMap::new(),
+            acks: BTreeMap::new(),
             acks_due: false,
             loopback: Vec::new(),
             announcements: Vec::new(),
             end_of_task_asked: false,
-            status_retries: HashMap::new(),
-            status_asker: HashMap::new(),
+            status_retries: BTreeMap::new(),
+            status_asker: BTreeMap::new(),
             timers: Timers::default(),
             effects: VecDeque::new(),
             next_port: 1,

@@ -82,7 +82,7 @@ impl<S: JournalStore> Session<S> {
             let calls = std::mem::take(&mut self.announcements);
             self.effects.push_back(Effect::Announce(calls));
         }
-        let acks: Vec<(PeerId, Vec<RequestId>)> = self.acks.drain().collect();
+        let acks: Vec<(PeerId, Vec<RequestId>)> = std::mem::take(&mut self.acks).into_iter().collect();
         for (peer, ids) in acks {
             let has_company =
                 self.peers.get(peer).and_then(|p| p.ours.as_ref()).is_some_and(|link| !link.outbox.is_empty());

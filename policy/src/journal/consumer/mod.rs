@@ -32,7 +32,14 @@ struct Call {
     /// This page posted it (first send, or a re-send after a status answer). A status answer may predate a post
     /// of this page, so "unknown" re-sends only a call that no post of this page can still be delivering.
     posted_here: bool,
+    /// "Unknown" answers since this page last posted it. A post that a durable provider still does not know after
+    /// [`UNKNOWNS_BEFORE_RESEND`] answers was lost (its page was replaced before it arrived): it is sent again,
+    /// marked as a re-send, which the provider runs only if its journal proves it never received the call.
+    unknowns: u8,
 }
+
+/// How many "unknown" answers of a durable provider a call this page posted waits through before it is sent again.
+const UNKNOWNS_BEFORE_RESEND: u8 = 2;
 
 /// The consumer journal of one page (docs/once-only.md §1, §2, §4, §7, §8).
 ///
@@ -98,7 +105,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
                 }
                 Ok(entry) if entry.owner != self.owner => {}
                 Ok(entry) if entry.key() != key => self.discard(key, EntryError::KeyMismatch),
-                Ok(entry) => self.insert(Call { entry, recovered: true, posted_here: false }),
+                Ok(entry) => self.insert(Call { entry, recovered: true, posted_here: false, unknowns: 0 }),
             }
         }
     }
@@ -222,7 +229,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
             created_at: now,
             phase: CallPhase::Recorded,
         };
-        self.insert(Call { entry, recovered: false, posted_here: false });
+        self.insert(Call { entry, recovered: false, posted_here: false, unknowns: 0 });
         self.save(&wire_id);
         self.prune_settled(now);
         Ok(Start::New)
@@ -291,11 +298,15 @@ impl<S: JournalStore> ConsumerJournal<S> {
             ProviderStatus::Running => return StatusDecision::Wait,
             ProviderStatus::Unknown { durable: false } => PROVIDER_NOT_DURABLE,
             ProviderStatus::Unknown { durable: true } if too_old => TOO_OLD_SENT,
-            ProviderStatus::Unknown { durable: true } if call.posted_here => {
+            ProviderStatus::Unknown { durable: true }
+                if call.posted_here && call.unknowns + 1 < UNKNOWNS_BEFORE_RESEND =>
+            {
+                call.unknowns += 1;
                 return StatusDecision::Wait;
             }
             ProviderStatus::Unknown { durable: true } => {
                 call.posted_here = true;
+                call.unknowns = 0;
                 return StatusDecision::Resend(request_of(&call.entry, true));
             }
         };
