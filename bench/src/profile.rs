@@ -244,7 +244,7 @@ mod tests {
             ("(garbage collector)", "", "garbage collection"),
             ("webmcp_policy::envelope::decode", "wasm://wasm/1a2b", "bridge wasm"),
             ("dlmalloc::malloc", "http://127.0.0.1:1/pkg/webmcp_bridge_bg.wasm", "bridge wasm"),
-            ("postToWindow", "http://127.0.0.1:1/pkg/snippets/x/js/glue.js", "bridge JS glue"),
+            ("postToWindow", "http://127.0.0.1:1/pkg/snippets/x/js/windows.js", "bridge JS glue"),
             ("connect", "http://127.0.0.1:1/npm/penpal/dist/penpal.mjs", "library JS"),
             ("call", "http://127.0.0.1:1/impls/port.js", "benchmark page JS"),
             ("stringify", "", "native functions"),

@@ -1,7 +1,7 @@
 //! Declarative form tools: every `<form toolname tooldescription>` of the document is a tool of this page, listed
 //! and callable from other windows like a tool registered with `registerTool` (docs/forms.md).
 //!
-//! `js/forms.js` does the DOM work (the schema of a form, filling and submitting it, watching the document) and
+//! `js/forms/` does the DOM work (the schema of a form, filling and submitting it, watching the document) and
 //! reports each form that appears, changes or disappears. This file decides what becomes a tool: the name must be
 //! a valid tool name, the description non-empty, the schema one the argument check can compile, and the name not
 //! taken by another tool of the page. It keeps each form's registration, so that a change replaces exactly the
@@ -21,17 +21,60 @@ use webmcp_policy::session::{Registration, ToolSpec};
 use crate::driver::{Driver, Handler, with_driver};
 use crate::{BridgeError, console};
 
-#[wasm_bindgen(module = "/js/forms.js")]
+#[wasm_bindgen(module = "/js/forms/watch.js")]
 extern "C" {
-    /// Watches `root` for `form[toolname]` and calls `report(kind, id, definition)` (see forms.js).
+    /// Watches `root` for `form[toolname]` and calls `report(kind, id, definition)` (see js/forms/watch.js).
     #[wasm_bindgen(js_name = watchForms)]
     fn watch_forms(root: &web_sys::Document, report: &js_sys::Function) -> JsValue;
+}
+
+#[wasm_bindgen(module = "/js/forms/tool.js")]
+extern "C" {
     /// Takes `toolname` off the form of `definition` and returns it (null when it had none).
     #[wasm_bindgen(js_name = releaseNativeName)]
     pub(crate) fn release_native_name(definition: &JsValue) -> JsValue;
     /// Puts back the `toolname` [`release_native_name`] took off.
     #[wasm_bindgen(js_name = restoreNativeName)]
     pub(crate) fn restore_native_name(definition: &JsValue, written: &JsValue);
+}
+
+// The modules that js/forms/watch.js and tool.js import, and Rust does not call. wasm-bindgen copies a JavaScript
+// file into the package (snippets/) only when an extern block names it, so each is named here by one export.
+#[wasm_bindgen(module = "/js/forms/fields.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = collectFields)]
+    fn ships_fields_js();
+}
+#[wasm_bindgen(module = "/js/forms/schema.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = inputSchema)]
+    fn ships_schema_js();
+}
+#[wasm_bindgen(module = "/js/forms/args.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = argumentProblems)]
+    fn ships_args_js();
+}
+#[wasm_bindgen(module = "/js/forms/fill.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = fill)]
+    fn ships_fill_js();
+}
+#[wasm_bindgen(module = "/js/forms/submit.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = submitAsAgent)]
+    fn ships_submit_js();
+}
+#[wasm_bindgen(module = "/js/forms/run.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = runFormTool)]
+    fn ships_run_js();
 }
 
 /// Why a form is not a tool. Printed as a console warning for the page's author.
@@ -49,7 +92,7 @@ enum FormToolError {
     NameTaken { name: String },
 }
 
-/// What forms.js reported a form as.
+/// What js/forms/watch.js reported a form as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Change {
     Added,
@@ -78,7 +121,7 @@ struct FormEntry {
     registration: Option<Registration>,
 }
 
-/// The forms of the page, by the id forms.js gave them (ids grow in the order forms were found).
+/// The forms of the page, by the id js/forms/watch.js gave them (ids grow in the order forms were found).
 #[derive(Default)]
 struct Forms {
     entries: BTreeMap<u32, FormEntry>,

@@ -1,8 +1,10 @@
-//! The functions of `js/glue.js`: the few pieces that must be JavaScript.
+//! The functions of the JavaScript helpers in `js/`: the few pieces that must be JavaScript, one module per concern
+//! (the `document.modelContext` object and its events, call announcements, values, windows, the tab claim, tools).
 
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/js/glue.js")]
+/// `js/context.js`: the `document.modelContext` object and the events it fires.
+#[wasm_bindgen(module = "/js/context.js")]
 extern "C" {
     /// The `document.modelContext`-shaped object, calling back into `handle`.
     #[wasm_bindgen(js_name = makeModelContext)]
@@ -21,6 +23,11 @@ extern "C" {
     #[wasm_bindgen(js_name = fireToolStatus)]
     pub fn fire_tool_status(target: &JsValue, detail: &JsValue);
 
+}
+
+/// `js/announce.js`: the channel on which the pages of this origin announce their calls.
+#[wasm_bindgen(module = "/js/announce.js")]
+extern "C" {
     /// Opens the BroadcastChannel `channel` and calls `callback` with the data of every message on it.
     #[wasm_bindgen(js_name = watchCalls)]
     pub fn watch_calls(channel: &str, callback: &js_sys::Function);
@@ -29,6 +36,11 @@ extern "C" {
     #[wasm_bindgen(js_name = announceCall)]
     pub fn announce_call(message: &JsValue);
 
+}
+
+/// `js/values.js`: errors, JSON text of results, thrown values, careful parsing.
+#[wasm_bindgen(module = "/js/values.js")]
+extern "C" {
     /// An `Error` with the given fields (`name` only when not plain "Error"; absent fields stay absent).
     #[wasm_bindgen(js_name = makeError)]
     pub fn make_error(message: &str, name: &str, code: &str, status: JsValue, retry_after: JsValue) -> JsValue;
@@ -45,6 +57,11 @@ extern "C" {
     #[wasm_bindgen(js_name = parseWithoutProtoKeys, catch)]
     pub fn parse_without_proto_keys(text: &str) -> Result<JsValue, JsValue>;
 
+}
+
+/// `js/windows.js`: the windows around this page.
+#[wasm_bindgen(module = "/js/windows.js")]
+extern "C" {
     /// `win.postMessage(message, targetOrigin[, transfer])` on a window of any origin.
     #[wasm_bindgen(js_name = postToWindow, catch)]
     pub fn post_to_window(
@@ -80,7 +97,12 @@ extern "C" {
     #[wasm_bindgen(js_name = originHints)]
     pub fn origin_hints() -> js_sys::Array;
 
-    /// Resolves "owner", "duplicate" or "unknown"; `decide(event, proven)` answers each step (see glue.js).
+}
+
+/// `js/tab_claim.js`: which tab and frame slot this page is (Web Locks, a probe).
+#[wasm_bindgen(module = "/js/tab_claim.js")]
+extern "C" {
+    /// Resolves "owner", "duplicate" or "unknown"; `decide(event, proven)` answers each step (see tab_claim.js).
     #[wasm_bindgen(js_name = claimLock)]
     pub fn claim_lock(
         tab: &str,
@@ -90,6 +112,11 @@ extern "C" {
         decide: &js_sys::Function,
     ) -> js_sys::Promise;
 
+}
+
+/// `js/tools.js`: running a page's tool, tool objects, the install mark.
+#[wasm_bindgen(module = "/js/tools.js")]
+extern "C" {
     #[wasm_bindgen(js_name = setToolSettler)]
     pub fn set_tool_settler(callback: &js_sys::Function);
 
@@ -121,6 +148,7 @@ extern "C" {
     pub fn tool_ref(tool: &JsValue) -> i32;
 }
 
+/// `js/size.js`: the size of a message, measured before serialization.
 #[wasm_bindgen(module = "/js/size.js")]
 extern "C" {
     /// Whether `value` would take more than `max_chars` characters of JSON text; found by a walk that stops when

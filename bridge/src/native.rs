@@ -21,7 +21,7 @@ use crate::driver::{Driver, Handler, with_driver};
 use crate::user::{error_to_js, page_value};
 use crate::{ToolFuture, console};
 
-#[wasm_bindgen(module = "/js/glue.js")]
+#[wasm_bindgen(module = "/js/native.js")]
 extern "C" {
     #[wasm_bindgen(js_name = nativeModelContext)]
     fn native_model_context(value: &JsValue) -> JsValue;
@@ -236,7 +236,7 @@ pub(crate) fn native_tool(tool: &JsValue) -> Option<JsValue> {
 
 #[cfg(feature = "js-api")]
 /// Calls `tool` (native's object) on native's path with `input`; the promise resolves with native's string (an
-/// object result's JSON text, as on the bridge's path), or rejects as `executeNative` in glue.js says.
+/// object result's JSON text, as on the bridge's path), or rejects as `executeNative` in js/native.js says.
 pub(crate) fn call_native(tool: &JsValue, input: &JsValue, signal: Option<web_sys::AbortSignal>) -> js_sys::Promise {
     match context() {
         Some(native) => execute_native(&native, tool, input, signal),

@@ -6,9 +6,9 @@
 //! it knows the tab id; the old page of a reload is gone and releases it.
 //!
 //! The tab id decides which journal entries are this page's, so it never leaves this tab's sessionStorage: the
-//! lock's name and the proofs are one-way functions of it (glue.js), and call announcements carry the tab's public
-//! label instead, a random value stored beside it and renewed with it, which decides nothing. What the tab's page
-//! does with what it learns is decided by the policy (`claim_step`).
+//! lock's name and the proofs are one-way functions of it (js/tab_claim.js), and call announcements carry the tab's
+//! public label instead, a random value stored beside it and renewed with it, which decides nothing. What the tab's
+//! page does with what it learns is decided by the policy (`claim_step`).
 
 use std::rc::Rc;
 
@@ -40,7 +40,7 @@ fn new_label() -> String {
 }
 
 /// Claims the tab `tab` for this page in `slot`: `true` unless a live page of the same tab and slot proved itself
-/// (this page is a copy). The policy decides each step; glue.js does the locking, probing and proving.
+/// (this page is a copy). The policy decides each step; js/tab_claim.js does the locking, probing and proving.
 async fn claim(tab: &str, slot: &str) -> bool {
     let decide = Closure::<dyn FnMut(String, bool) -> JsValue>::new(|event: String, proven: bool| {
         let event = match event.as_str() {
@@ -59,7 +59,7 @@ async fn claim(tab: &str, slot: &str) -> bool {
     });
     let answer =
         JsFuture::from(js::claim_lock(tab, slot, CHANNEL, CLAIM_TIMEOUT_MS, decide.as_ref().unchecked_ref())).await;
-    // glue.js never calls `decide` once the claim has settled, so it may go now.
+    // js/tab_claim.js never calls `decide` once the claim has settled, so it may go now.
     drop(decide);
     answer.ok().and_then(|a| a.as_string()).as_deref() != Some("duplicate")
 }

@@ -53,7 +53,7 @@ pub(crate) fn page_value(text: &str) -> JsValue {
     parsed.unwrap_or(JsValue::NULL)
 }
 
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/js/glue.js")]
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/js/values.js")]
 extern "C" {
     /// A `DOMException` named `name`, with `code` (the bridge's category) as an own property.
     #[wasm_bindgen(js_name = makeDomException)]

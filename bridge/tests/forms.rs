@@ -43,11 +43,52 @@ extern "C" {
     fn request_from_frame(frame: &JsValue, message: &JsValue) -> Promise;
 }
 
-#[wasm_bindgen(module = "/js/forms.js")]
+#[wasm_bindgen(module = "/js/forms/tool.js")]
 extern "C" {
-    /// A second copy of forms.js, to call a definition's `execute` directly.
+    /// A second copy of js/forms/tool.js, to call a definition's `execute` directly.
     #[wasm_bindgen(js_name = formTool)]
     fn form_tool(form: &web_sys::Element) -> JsValue;
+}
+
+// The modules tool.js imports: wasm-bindgen copies a file into this test's snippets only when an extern block of the
+// test names it (the bridge's own copies are under the bridge's name), so each is named here by one export. The
+// signatures differ from the bridge's declarations of the same exports (src/forms.rs): wasm-bindgen names an import
+// by its name and signature, and two equal ones would be one symbol defined twice.
+#[wasm_bindgen(module = "/js/forms/fields.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = collectFields)]
+    fn ships_fields_js(unused: &JsValue);
+}
+#[wasm_bindgen(module = "/js/forms/schema.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = inputSchema)]
+    fn ships_schema_js(unused: &JsValue);
+}
+#[wasm_bindgen(module = "/js/forms/args.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = argumentProblems)]
+    fn ships_args_js(unused: &JsValue);
+}
+#[wasm_bindgen(module = "/js/forms/fill.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = fill)]
+    fn ships_fill_js(unused: &JsValue);
+}
+#[wasm_bindgen(module = "/js/forms/submit.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = submitAsAgent)]
+    fn ships_submit_js(unused: &JsValue);
+}
+#[wasm_bindgen(module = "/js/forms/run.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = runFormTool)]
+    fn ships_run_js(unused: &JsValue);
 }
 
 /// The page's bridge. The first call adds a form before installing, to see the install-time scan pick it up.

@@ -1,7 +1,7 @@
 // Page-side helpers of the bridge's browser tests. Each returns what the Rust test asserts on; none asserts.
 
 // The targetOrigin of every WEBMCP_* message this page posted to a window, from the moment the module loads.
-// (The bridge's audit hook: see postToWindow in js/glue.js.)
+// (The bridge's audit hook: see postToWindow in js/windows.js.)
 export const postedTargets = [];
 window[Symbol.for("webmcp-bridge.postObserver")] = (targetOrigin) => postedTargets.push(targetOrigin);
 

@@ -114,7 +114,7 @@ pub(super) fn listen_to_port(port: &web_sys::MessagePort, id: PortId) -> EventLi
     listener
 }
 
-/// A JavaScript tool settled (glue.js `runTool` calls this with the run's number).
+/// A JavaScript tool settled (js/tools.js `runTool` calls this with the run's number).
 pub(super) fn on_tool_settled(run: u32, ok: bool, value: JsValue) {
     let Some(driver) = Driver::installed() else { return };
     let run = RunId(run);
@@ -130,7 +130,7 @@ pub(super) fn on_tool_settled(run: u32, ok: bool, value: JsValue) {
     driver.input(Input::ToolSettled { run, result });
 }
 
-/// What native's `executeTool` rejected with (glue.js `executeNative` gives it native's name and a `code`): an
+/// What native's `executeTool` rejected with (js/native.js `executeNative` gives it native's name and a `code`): an
 /// error that keeps native's name and message; `refused` for a call native refused, `tool_error` otherwise.
 pub(super) fn native_error(driver: &Driver, error: &JsValue) -> webmcp_policy::ToolError {
     let mut tool_error = thrown_to_error(driver, error);

@@ -16,7 +16,7 @@ pub(crate) use crate::tool_types::Handler;
 /// One of the page's tools, as the driver runs it.
 pub(crate) struct ToolHandle {
     pub handler: Handler,
-    /// For a declarative form's tool: the definition forms.js reported (native registration takes the form's
+    /// For a declarative form's tool: the definition js/forms/watch.js reported (native registration takes the form's
     /// `toolname` off while it registers, see forms.rs).
     pub form: Option<JsValue>,
     /// Unregisters the tool when the signal it was registered with aborts.
@@ -100,7 +100,7 @@ impl Handles {
     }
 }
 
-/// Where `window` sits around this page (see `candidateWindows` in glue.js), if it is one of those windows.
+/// Where `window` sits around this page (see `candidateWindows` in js/windows.js), if it is one of those windows.
 fn locate(window: &JsValue) -> Option<String> {
     crate::js::candidate_windows().iter().find_map(|candidate| {
         let found = js_sys::Reflect::get(&candidate, &JsValue::from_str("window")).ok()?;

@@ -1,0 +1,140 @@
+// Native WebMCP (the browser's own document.modelContext, docs/native.md). Rust decides what to register and with
+// which exposedTo; these functions only make the objects and calls native takes.
+
+import { makeDomException, makeError } from "./values.js";
+
+// The browser's own ModelContext when `value` is one (not a polyfill, not this bridge's object), else null.
+export function nativeModelContext(value) {
+  const NativeModelContext = globalThis.ModelContext;
+  return typeof NativeModelContext === "function" && value instanceof NativeModelContext ? value : null;
+}
+
+// Native's own registerTool, kept when watchNativeRegistrations puts its watcher in its place: the bridge's own
+// registrations go straight to it, unwatched.
+let nativeRegisterTool = null;
+
+// Watches the registrations that other code on the page makes through a reference to the native object (taken
+// before install()): each one native accepted, and whose signal has not aborted meanwhile, reaches `registered(tool,
+// options)` (Rust: the bridge registers it too, with exactly its exposedTo, docs/native.md). What native returns is
+// returned unchanged. Registrations made before install() cannot be seen here; nor calls of
+// ModelContext.prototype.registerTool on the object.
+export function watchNativeRegistrations(native, registered) {
+  const original = native.registerTool;
+  nativeRegisterTool = original;
+  Object.defineProperty(native, "registerTool", {
+    configurable: true,
+    writable: true,
+    value: function registerTool(tool, options) {
+      const result = original.call(this, tool, options);
+      if (this === native) {
+        Promise.resolve(result).then(
+          () => {
+            if (!options?.signal?.aborted) registered(tool, options ?? {});
+          },
+          () => {},
+        );
+      }
+      return result;
+    },
+  });
+}
+
+// Hears every native registration that failed (name, error); set once by Rust.
+let nativeFailed = () => {};
+export function setNativeFailureHandler(callback) {
+  nativeFailed = callback;
+}
+
+// Registers a tool with native: its execute runs the page's `execute` (with `this` the page's tool object, and a
+// context whose signal is never aborted: native runs a call to its end) or a Rust function. A refusal, thrown or
+// as a rejected promise, reaches the failure handler, unless the tool was unregistered meanwhile.
+export function registerNative(
+  native, name, description, inputSchema, annotations, execute, thisArg, exposedTo, signal,
+) {
+  const tool = {
+    name,
+    description,
+    execute(input, client) {
+      return execute.call(thisArg, input ?? {}, { signal: new AbortController().signal, client });
+    },
+  };
+  if (inputSchema !== undefined) tool.inputSchema = inputSchema;
+  if (annotations !== undefined) tool.annotations = annotations;
+  const failed = (error) => {
+    if (!signal.aborted) nativeFailed(name, error);
+  };
+  try {
+    const register = nativeRegisterTool ?? native.registerTool;
+    Promise.resolve(register.call(native, tool, { signal, exposedTo })).catch(failed);
+  } catch (error) {
+    failed(error);
+  }
+}
+
+// Native's tools as this page's getTools lists them (docs/native.md, "The path of a call"). `fromOrigins` (exact
+// origins) is passed when not empty; a refusal (NotAllowedError: the frame lacks allow="tools", say) lists what
+// native gives without it, and any other failure lists nothing: the bridge's own listing stands.
+export async function nativeGetTools(native, fromOrigins) {
+  try {
+    return Array.from(await native.getTools(fromOrigins.length > 0 ? { fromOrigins } : {}));
+  } catch {
+    try {
+      return fromOrigins.length > 0 ? Array.from(await native.getTools()) : [];
+    } catch {
+      return [];
+    }
+  }
+}
+
+const NATIVE_TOOL = Symbol("webmcp-bridge.nativeTool");
+
+// A tool only native listed, shaped like the bridge's tool objects (path "native"), holding native's own object
+// (native refuses forged ones) for executeTool.
+export function nativeToolObject(native) {
+  const tool = {
+    name: native.name,
+    description: native.description,
+    inputSchema: native.inputSchema,
+    annotations: native.annotations,
+    origin: native.origin,
+    window: native.window,
+  };
+  Object.defineProperty(tool, NATIVE_TOOL, { value: native, enumerable: false });
+  Object.defineProperty(tool, "path", { value: "native", enumerable: false });
+  return Object.freeze(tool);
+}
+
+// Native's object of a tool from nativeToolObject, or null.
+export function nativeToolOf(tool) {
+  try {
+    return tool?.[NATIVE_TOOL] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+// Calls a tool on native's path. An abort rejects with the signal's reason, as on the bridge's path; any other
+// refusal becomes an Error with native's name and message, and code "tool_error" for native's UnknownError (every
+// error the tool throws: native keeps neither its message, nor status, nor retryAfter), "refused" otherwise.
+export function executeNative(native, tool, input, signal) {
+  let call;
+  try {
+    call = Promise.resolve(native.executeTool(tool, input, signal ? { signal } : {}));
+  } catch (error) {
+    call = Promise.reject(error);
+  }
+  if (signal) {
+    const aborted = new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
+    call = Promise.race([call, aborted]);
+  }
+  // Native resolves with a string (an object result's JSON text), as the bridge's path does: passed on as it is.
+  return call.then((text) => (typeof text === "string" ? text : String(text)), (error) => {
+    if (signal?.aborted) throw signal.reason;
+    const name = typeof error?.name === "string" ? error.name : "Error";
+    const message = typeof error?.message === "string" ? error.message : String(error);
+    const code = name === "UnknownError" ? "tool_error" : "refused";
+    // Native's DOMException (UnknownError, TypeError's siblings) is passed on as the same kind of error.
+    if (error instanceof DOMException) throw makeDomException(message, name, code);
+    throw makeError(message, name, code);
+  });
+}

@@ -1,0 +1,54 @@
+// Running a page's tool and the tool objects getTools returns: runTool calls a tool's execute and reports how it
+// ended to Rust, and fires toolactivated/toolcancel at the installed bridge; the bridge's install mark on the window.
+
+import { toolEvent } from "./context.js";
+
+// Runs a tool's execute in a microtask (so that a synchronous throw becomes a rejection too) and reports how it
+// ended through the one callback Rust registered: no closure per call.
+let settleTool = () => {};
+export function setToolSettler(callback) {
+  settleTool = callback;
+}
+// A call stopped before its turn came (its cancel arrived in the same batch as its request) never starts. As native
+// does, the page's ModelContext hears `toolactivated` once the tool has started, and `toolcancel` when the call is
+// stopped while it runs (after its signal aborted, and after the caller's promise rejected).
+export function runTool(token, execute, thisArg, argsText, signal) {
+  Promise.resolve()
+    .then(() => {
+      if (signal.aborted) throw signal.reason;
+      const running = execute.call(thisArg, JSON.parse(argsText), { signal });
+      const context = installedBridge();
+      const toolName = typeof thisArg?.name === "string" ? thisArg.name : "";
+      if (context instanceof EventTarget) {
+        const cancelled = () => context.dispatchEvent(toolEvent("toolcancel", toolName));
+        signal.addEventListener("abort", cancelled, { once: true });
+        Promise.resolve(running).finally(() => signal.removeEventListener("abort", cancelled)).catch(() => {});
+        context.dispatchEvent(toolEvent("toolactivated", toolName));
+      }
+      return running;
+    })
+    .then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
+}
+
+export const TOOL_REF = Symbol.for("webmcp-bridge.tool");
+const BRIDGE_KEY = Symbol.for("webmcp-bridge");
+
+// The bridge already installed in this page by any copy of this module, or undefined.
+export function installedBridge() {
+  return window[BRIDGE_KEY];
+}
+export function markInstalled(context) {
+  Object.defineProperty(window, BRIDGE_KEY, { value: context, configurable: false, enumerable: false });
+}
+
+// A tool as getTools returns it; `ref` identifies its window to the bridge (a non-enumerable symbol property).
+export function makeToolObject(name, description, inputSchema, annotations, origin, win, ref) {
+  const tool = { name, description, inputSchema, annotations, origin, window: win };
+  Object.defineProperty(tool, TOOL_REF, { value: ref, enumerable: false });
+  Object.defineProperty(tool, "path", { value: "bridge", enumerable: false });
+  return Object.freeze(tool);
+}
+export function toolRef(tool) {
+  const ref = tool?.[TOOL_REF];
+  return typeof ref === "number" ? ref : -1;
+}

@@ -1,0 +1,83 @@
+// JavaScript values to and from the bridge: the Error and DOMException objects a call rejects with, the JSON text of
+// a tool's result made safe to post, what a thrown value says, and JSON parsing without "__proto__" keys. Rust
+// applies every rule about them; these functions only build and read the objects.
+
+export function makeError(message, name, code, status, retryAfter) {
+  const error = new Error(message);
+  if (name && name !== "Error") error.name = name;
+  if (code) error.code = code;
+  if (status !== undefined) error.status = status;
+  if (retryAfter !== undefined) error.retryAfter = retryAfter;
+  return error;
+}
+
+// A DOMException of the name native WebMCP rejects with (DataError, InvalidStateError, UnknownError), with the
+// bridge's `code` as an own property when given: DOMException's own `code` is a read-only number on its prototype,
+// which this shadows.
+export function makeDomException(message, name, code, status, retryAfter) {
+  const error = new DOMException(message, name);
+  if (code) Object.defineProperty(error, "code", { value: code, enumerable: true, writable: true, configurable: true });
+  if (status !== undefined) error.status = status;
+  if (retryAfter !== undefined) error.retryAfter = retryAfter;
+  return error;
+}
+
+function nodeName(value) {
+  if (typeof Node !== "undefined" && value instanceof Node) return `[${value.nodeName.toLowerCase()}]`;
+  if (typeof Window !== "undefined" && value instanceof Window) return "[window]";
+  return null;
+}
+
+// JSON text of a tool's result (or any value) that is always safe to post and to parse again: dates become ISO
+// strings (their toJSON), undefined becomes null, functions and symbols are dropped, a DOM node becomes a short
+// name such as "[dialog]", an object met again inside itself becomes "[circular]", a BigInt its decimal string.
+export function safeJson(value) {
+  const ancestors = [];
+  function replacer(key, current) {
+    // `this` is the object that holds `key`: drop the ancestors that are not on the path to it.
+    if (typeof current === "object" && current !== null) {
+      while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
+      const name = nodeName(current);
+      if (name !== null) return name;
+      if (ancestors.includes(current)) return "[circular]";
+      ancestors.push(current);
+      return current;
+    }
+    if (typeof current === "bigint") return current.toString();
+    return current;
+  }
+  const text = JSON.stringify(value === undefined ? null : value, replacer);
+  // JSON.stringify returns undefined for a top-level function or symbol.
+  return text === undefined ? "null" : text;
+}
+
+function describeValue(value) {
+  try {
+    return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+// The fields of whatever a tool threw that Rust reads: an Error, an object with a message, a string, anything.
+// Rust applies the rules (which names, statuses and retryAfter values are kept).
+export function describeThrown(thrown) {
+  if (typeof thrown === "object" && thrown !== null) {
+    const message = typeof thrown.message === "string" ? thrown.message : describeValue(thrown);
+    return {
+      message: message || "the tool failed without a message",
+      name: typeof thrown.name === "string" ? thrown.name : undefined,
+      status: thrown.status,
+      retryAfter: thrown.retryAfter,
+    };
+  }
+  return { message: describeValue(thrown) || "the tool failed without a message" };
+}
+
+// JSON.parse, with every "__proto__" key removed (a reviver deletes a key by returning undefined). The reviver
+// slows parsing down, so the Rust side asks for it only when the text has such a key.
+export function parseWithoutProtoKeys(text) {
+  return JSON.parse(text, function (key, value) {
+    return key === "__proto__" ? undefined : value;
+  });
+}
