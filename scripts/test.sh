@@ -58,6 +58,8 @@ started=$(date +%s)
 step setup "$ROOT/scripts/setup.sh"
 [ "$failed" -eq 0 ] || die "set-up failed: see target/test-logs/setup.log"
 step policy-stays-pure policy_stays_pure
+# The bridge's modules form layers (the driver below the APIs): no module uses another that uses it back.
+step bridge-module-layers python3 "$ROOT/scripts/module-cycles.py"
 step fmt cargo fmt --all --check
 step clippy-native cargo clippy --workspace --all-targets --locked -- -D warnings
 step clippy-wasm32 wasm_cargo clippy -p webmcp-policy -p webmcp-bridge --all-targets --locked -- -D warnings

@@ -28,16 +28,6 @@ extern "C" {
     fn watch_forms(root: &web_sys::Document, report: &js_sys::Function) -> JsValue;
 }
 
-#[wasm_bindgen(module = "/js/forms/tool.js")]
-extern "C" {
-    /// Takes `toolname` off the form of `definition` and returns it (null when it had none).
-    #[wasm_bindgen(js_name = releaseNativeName)]
-    pub(crate) fn release_native_name(definition: &JsValue) -> JsValue;
-    /// Puts back the `toolname` [`release_native_name`] took off.
-    #[wasm_bindgen(js_name = restoreNativeName)]
-    pub(crate) fn restore_native_name(definition: &JsValue, written: &JsValue);
-}
-
 // The modules that js/forms/watch.js and tool.js import, and Rust does not call. wasm-bindgen copies a JavaScript
 // file into the package (snippets/) only when an extern block names it, so each is named here by one export.
 #[wasm_bindgen(module = "/js/forms/fields.js")]

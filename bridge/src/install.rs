@@ -20,10 +20,6 @@ pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Driver>, BridgeE
     let driver = Driver::install(options, native)?;
     // Which tab and frame this page is decides which journal entries are its own; the journals open after.
     crate::tab::claim_owner(driver.clone());
-    #[cfg(feature = "js-api")]
-    crate::js_api::define_model_context(&driver);
-    #[cfg(feature = "js-api")]
-    crate::native::watch_other_registrations();
     crate::forms::start();
     Ok(driver)
 }

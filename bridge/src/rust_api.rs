@@ -13,7 +13,9 @@ use webmcp_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolN
 
 use crate::driver::{Driver, Handler, Waiter, with_driver};
 use crate::listeners::ListenerGuard;
-use crate::{BridgeError, BridgeOptions, CallError, ObservedCall, RemoteTool, ToolFuture, ToolResult, js, oneshot};
+use crate::{
+    BridgeError, BridgeOptions, CallError, CallOptions, ObservedCall, RemoteTool, ToolFuture, ToolResult, js, oneshot,
+};
 
 /// The page's bridge. Cloning it is cheap; every clone is the same bridge.
 ///
@@ -29,6 +31,8 @@ impl Bridge {
     /// registry then gets every tool registered through the bridge too; see docs/native.md).
     pub fn install(options: BridgeOptions) -> Result<Self, BridgeError> {
         let driver = crate::install::install_core(options)?;
+        #[cfg(feature = "js-api")]
+        crate::js_api::attach(&driver);
         Ok(Self { driver })
     }
 
@@ -103,30 +107,6 @@ impl Bridge {
             self.driver.listeners.borrow_mut().add_tool_change(Rc::new(listener)),
             Rc::downgrade(&self.driver.listeners),
         )
-    }
-}
-
-/// The options of one call.
-#[derive(Debug, Clone, Default)]
-#[non_exhaustive]
-pub struct CallOptions {
-    /// The caller's idempotency key: a second call with the same key never runs the tool again.
-    pub call_id: Option<String>,
-    /// Stop the call when it takes longer than this (ms). No limit by default.
-    pub timeout_ms: Option<u32>,
-}
-
-impl CallOptions {
-    /// These options with an idempotency key.
-    pub fn call_id(mut self, call_id: impl Into<String>) -> Self {
-        self.call_id = Some(call_id.into());
-        self
-    }
-
-    /// These options with a time limit.
-    pub fn timeout_ms(mut self, ms: u32) -> Self {
-        self.timeout_ms = Some(ms);
-        self
     }
 }
 

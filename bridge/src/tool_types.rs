@@ -157,3 +157,27 @@ impl ToolResult {
         detail.into()
     }
 }
+
+/// The options of one call.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// The caller's idempotency key: a second call with the same key never runs the tool again.
+    pub call_id: Option<String>,
+    /// Stop the call when it takes longer than this (ms). No limit by default.
+    pub timeout_ms: Option<u32>,
+}
+
+impl CallOptions {
+    /// These options with an idempotency key.
+    pub fn call_id(mut self, call_id: impl Into<String>) -> Self {
+        self.call_id = Some(call_id.into());
+        self
+    }
+
+    /// These options with a time limit.
+    pub fn timeout_ms(mut self, ms: u32) -> Self {
+        self.timeout_ms = Some(ms);
+        self
+    }
+}

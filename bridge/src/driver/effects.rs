@@ -84,9 +84,12 @@ impl Driver {
                 self.input(Input::WindowsClosed(closed));
             }
             Effect::ToNative { registration, descriptor, exposed_to } => {
-                crate::native::register(self, registration, &descriptor, &exposed_to)
+                let tool = self.handles.borrow().tools.get(&registration).map(|t| (t.handler.clone(), t.form.clone()));
+                if let Some((handler, form)) = tool {
+                    crate::native::registry::register(registration, &descriptor, &exposed_to, handler, form.as_ref());
+                }
             }
-            Effect::FromNative(registration) => crate::native::unregister(registration),
+            Effect::FromNative(registration) => crate::native::registry::unregister(registration),
             Effect::Warn(text) => console::warn(&text),
             Effect::EndOfTask => self.queue_end_of_task(),
             Effect::Ready => js::mark_ready(&self.context.borrow()),
@@ -159,7 +162,7 @@ impl Driver {
         let Ok(controller) = web_sys::AbortController::new() else { return };
         let signal = controller.signal();
         self.handles.borrow_mut().native_calls.insert(wire_id.clone(), controller);
-        let call = crate::native::call_native(&native_tool, &page_value(args.as_str()), Some(signal));
+        let call = crate::native::registry::call(&native_tool, &page_value(args.as_str()), Some(signal));
         wasm_bindgen_futures::spawn_local(async move {
             let settled = wasm_bindgen_futures::JsFuture::from(call).await;
             let Some(driver) = Driver::installed() else { return };

@@ -3,6 +3,7 @@
 
 mod checks;
 mod types;
+mod watch;
 
 pub(crate) use checks::local_tool;
 use checks::prepare_call;
@@ -40,13 +41,24 @@ pub fn install(
     }
     let options = BridgeOptions::from_js(&options).map_err(to_js_error)?;
     let driver = install_core(options).map_err(to_js_error)?;
+    attach(&driver);
     let context = driver.context.borrow().clone();
     Ok(context)
 }
 
+/// Gives the installed bridge its JavaScript face (once): the `document.modelContext`-shaped object, and the watch
+/// of tools that other code registers with native WebMCP.
+pub(crate) fn attach(driver: &Driver) {
+    if !driver.context.borrow().is_undefined() {
+        return;
+    }
+    define_model_context(driver);
+    watch::watch_other_registrations();
+}
+
 /// Makes the `document.modelContext`-shaped object of `core`, and defines `document.modelContext` where the page
 /// has none or has the browser's native one.
-pub(crate) fn define_model_context(driver: &Driver) {
+fn define_model_context(driver: &Driver) {
     let context = js::make_model_context(BridgeHandle {}.into());
     *driver.context.borrow_mut() = context.clone();
     js::mark_installed(&context);
@@ -54,7 +66,7 @@ pub(crate) fn define_model_context(driver: &Driver) {
         let key = JsValue::from_str("modelContext");
         // Where the browser has its own, the bridge's object takes its place (the bridge keeps a reference to it
         // and registers every tool there too, see native.rs); a polyfill's object is left alone.
-        if crate::native::context().is_some() || !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
+        if crate::native::registry::context().is_some() || !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
             let descriptor = js_sys::Object::new();
             let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("value"), &context);
             let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("configurable"), &JsValue::TRUE);

@@ -1,0 +1,116 @@
+//! The browser's own WebMCP (Chromium with `--enable-features=WebMCP`, an origin trial in Chrome): where the page
+//! has a native `document.modelContext`, the bridge keeps a reference to it, puts its own object in its place (see
+//! `js_api`), and registers every tool registered through the bridge with native too, so that the browser's agent
+//! sees it. Unregistering through the bridge aborts the signal the tool was given to native. See docs/native.md.
+
+pub(crate) mod registry;
+
+use wasm_bindgen::prelude::*;
+use webmcp_policy::guard::RefusalKind;
+#[cfg(feature = "js-api")]
+use webmcp_policy::{
+    OriginList,
+    call_path::{Merged, merge_listings},
+};
+
+use crate::console;
+use crate::driver::with_driver;
+
+#[wasm_bindgen(module = "/js/native.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = nativeModelContext)]
+    fn native_model_context(value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = setNativeFailureHandler)]
+    fn set_native_failure_handler(callback: &js_sys::Function);
+    #[wasm_bindgen(js_name = watchNativeRegistrations)]
+    pub(crate) fn watch_native_registrations(native: &JsValue, registered: &js_sys::Function);
+    #[wasm_bindgen(js_name = nativeGetTools)]
+    fn native_get_tools(native: &JsValue, from_origins: js_sys::Array) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = nativeToolObject)]
+    fn native_tool_object(native_tool: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = nativeToolOf)]
+    fn native_tool_of(tool: &JsValue) -> JsValue;
+}
+
+/// Keeps the page's native `document.modelContext` (when it is the browser's own, not a polyfill); returns it.
+pub(crate) fn adopt() -> Option<JsValue> {
+    let document = web_sys::window().and_then(|w| w.document())?;
+    let existing = js_sys::Reflect::get(&document, &JsValue::from_str("modelContext")).ok()?;
+    let native = native_model_context(&existing);
+    if native.is_null() {
+        return None;
+    }
+    let failed = Closure::<dyn Fn(JsValue, JsValue)>::new(|name: JsValue, error: JsValue| {
+        let name = name.as_string().unwrap_or_default();
+        let text = format!(
+            "the browser's WebMCP refused the tool {name} ({}); the bridge keeps it, other windows still see it",
+            console::describe(&error)
+        );
+        if with_driver(|driver| driver.warn_own(RefusalKind::NativeRegistry, &text)).is_none() {
+            console::warn(&text);
+        }
+    });
+    set_native_failure_handler(failed.as_ref().unchecked_ref());
+    // Set once for the page's one bridge.
+    failed.forget();
+    registry::keep(native.clone());
+    Some(native)
+}
+
+#[cfg(feature = "js-api")]
+/// `getTools` where the page has native WebMCP: the bridge's listing (`bridge`, a promise of its tool objects) and
+/// native's (`getTools({ fromOrigins })` with the exact origins of `from_origins`), merged so that each tool (the
+/// same window and name) appears once, with the path its calls take (policy's `merge_listings`). Without native,
+/// the bridge's listing as it is.
+pub(crate) fn with_native_listing(bridge: js_sys::Promise, from_origins: &OriginList) -> js_sys::Promise {
+    let Some(native) = registry::context() else { return bridge };
+    let exact: js_sys::Array =
+        from_origins.iter().filter(|p| !p.is_wildcard()).map(|p| JsValue::from_str(p.as_str())).collect();
+    wasm_bindgen_futures::future_to_promise(async move {
+        let bridge = js_sys::Array::from(&wasm_bindgen_futures::JsFuture::from(bridge).await?);
+        let listed = wasm_bindgen_futures::JsFuture::from(native_get_tools(&native, exact)).await;
+        let listed = listed.map(|l| js_sys::Array::from(&l)).unwrap_or_default();
+        Ok(merge(&bridge, &listed).into())
+    })
+}
+
+#[cfg(feature = "js-api")]
+/// The merged list of two listings of tool objects (see [`with_native_listing`]).
+fn merge(bridge: &js_sys::Array, native: &js_sys::Array) -> js_sys::Array {
+    let mut windows: Vec<JsValue> = Vec::new();
+    let mut keys = |tools: &js_sys::Array| -> Vec<(usize, String)> {
+        tools
+            .iter()
+            .map(|tool| {
+                let window = js_sys::Reflect::get(&tool, &JsValue::from_str("window")).unwrap_or(JsValue::NULL);
+                let name = js_sys::Reflect::get(&tool, &JsValue::from_str("name"))
+                    .ok()
+                    .and_then(|n| n.as_string())
+                    .unwrap_or_default();
+                let index = windows.iter().position(|w| js_sys::Object::is(w, &window)).unwrap_or_else(|| {
+                    windows.push(window);
+                    windows.len() - 1
+                });
+                (index, name)
+            })
+            .collect()
+    };
+    let bridge_keys = keys(bridge);
+    let native_keys = keys(native);
+    fn borrow(keys: &[(usize, String)]) -> Vec<(usize, &str)> {
+        keys.iter().map(|(w, n)| (*w, n.as_str())).collect()
+    }
+    merge_listings(&borrow(&bridge_keys), &borrow(&native_keys))
+        .into_iter()
+        .map(|entry| match entry {
+            Merged::Bridge(i) => bridge.get(i as u32),
+            Merged::Native(i) => native_tool_object(&native.get(i as u32)),
+        })
+        .collect()
+}
+
+#[cfg(feature = "js-api")]
+/// Native's own tool object of a tool that `getTools` listed on native's path, if `tool` is one.
+pub(crate) fn native_tool(tool: &JsValue) -> Option<JsValue> {
+    Some(native_tool_of(tool)).filter(|t| !t.is_null() && !t.is_undefined())
+}
