@@ -7,7 +7,7 @@ set -euo pipefail
 LOG_TAG=setup
 source "$(dirname "$0")/lib.sh"
 
-packages=(chromium chromium-driver)
+packages=(chromium chromium-driver python3)
 if [ "$(wasm_mode)" = rustup ]; then
   log "wasm32: using the rustup target wasm32-unknown-unknown"
 else
