@@ -735,3 +735,19 @@ async fn a_frame_lists_and_calls_a_form_tool_through_window_messages() {
     assert_eq!(text(&form_values(&form)), r#"{"quantity":"2"}"#);
     frame.dyn_into::<web_sys::Element>().unwrap().remove();
 }
+
+/// As the WebMCP web-platform-tests ask (declarative/form_removal_submit_crash): a submit handler that responds and
+/// removes the form makes the call reject with an `UnknownError`, not resolve with the response.
+#[wasm_bindgen_test]
+async fn a_form_removed_during_its_call_rejects_with_unknown_error() {
+    let _ = mc();
+    let form = add_form(
+        r#"<form toolname="vanishing_form" tooldescription="Removed by its own submit handler." toolautosubmit>
+          <input name="item"></form>"#,
+    );
+    let submits = watch_submits(&form, "respond-and-remove", &JsValue::from_str("done"));
+    let result = call("vanishing_form", r#"{"item":"lamp"}"#).await;
+    assert_eq!(get(&submits, "count").as_f64(), Some(1.0));
+    assert_eq!(get(&result, "name").as_string().as_deref(), Some("UnknownError"), "{}", text(&result));
+    assert_eq!(get(&result, "isDomException").as_bool(), Some(true), "{}", text(&result));
+}

@@ -62,7 +62,7 @@ export async function callTool(mc, name, args) {
   try {
     return { ok: true, value: await mc.executeTool(tool, args) };
   } catch (error) {
-    return { ok: false, name: error?.name, message: error?.message, code: error?.code };
+    return { ok: false, name: error?.name, message: error?.message, code: error?.code, isDomException: error instanceof DOMException };
   }
 }
 
@@ -108,6 +108,10 @@ export function watchSubmits(form, behaviour, value) {
     event.preventDefault();
     if (behaviour === "respond") event.respondWith(new Promise((resolve) => setTimeout(() => resolve(value), 5)));
     if (behaviour === "reject") event.respondWith(Promise.reject(new Error(value)));
+    if (behaviour === "respond-and-remove") {
+      event.respondWith(value);
+      form.remove();
+    }
   });
   return seen;
 }

@@ -96,8 +96,13 @@ export async function runFormTool(form, toolName, args, signal) {
       ? blockedError(toolName, now, filled, true)
       : new Error(`${toolName}: the browser did not submit the form`);
   }
+  // A form that leaves the page during its call (its submit handler removed it, say) ends the call as native's
+  // does: an UnknownError, whatever the page responded.
+  const gone = () => new DOMException(`${toolName}: the form left the page during its call`, "UnknownError");
   if (submission.response) {
+    if (!form.isConnected) throw gone();
     const response = await untilAborted(submission.response, signal);
+    if (!form.isConnected) throw gone();
     return result(`${filledText(filled)} Submitted the form; the page responded.`, {
       filled,
       submitted: true,
