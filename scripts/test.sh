@@ -64,6 +64,8 @@ step fmt cargo fmt --all --check
 step clippy-native cargo clippy --workspace --all-targets --locked -- -D warnings
 step clippy-wasm32 wasm_cargo clippy -p webmcp-policy -p webmcp-bridge --all-targets --locked -- -D warnings
 step tests-native cargo test --workspace --exclude webmcp-e2e --locked
+# The e2e crate's tools (demo-check, wpt-webmcp) have unit tests of their own.
+step tests-tools cargo test -p webmcp-e2e --bins --locked
 step build-pkg "$ROOT/scripts/build-pkg.sh"
 step packaging "$ROOT/tests/packaging/run.sh"
 step browser-policy browser_tests webmcp-policy
