@@ -1,19 +1,8 @@
-//! Unguessable ids from `crypto.getRandomValues`, drawn from a pool so that a burst of calls costs one crossing.
+//! Randomness from `crypto.getRandomValues`: the tab's ids (tab.rs) and the session's entropy (request and call
+//! ids, drawn by the session in pools).
 
-use std::cell::RefCell;
-
-const POOL_BYTES: usize = 4096;
-const ID_BYTES: usize = 16; // 128 bits: call ids, request ids, tab ids
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-struct Pool {
-    bytes: Vec<u8>,
-    used: usize,
-}
-
-thread_local! {
-    static POOL: RefCell<Pool> = const { RefCell::new(Pool { bytes: Vec::new(), used: 0 }) };
-}
+/// 128 bits.
+const ID_BYTES: usize = 16;
 
 fn fill(bytes: &mut [u8]) -> Result<(), crate::BridgeError> {
     let crypto = web_sys::window()
@@ -25,36 +14,11 @@ fn fill(bytes: &mut [u8]) -> Result<(), crate::BridgeError> {
     Ok(())
 }
 
-/// `prefix` followed by 128 random bits in URL-safe base64 (22 characters), e.g. `c_6YV2n0cM1yqg1nq4cH3Wyw`.
-/// The characters fit the protocol's `requestId` rule.
+/// `prefix` followed by 128 random bits in URL-safe base64 (22 characters), written as the session writes its ids.
 pub fn random_id(prefix: &str) -> Result<String, crate::BridgeError> {
-    POOL.with(|pool| {
-        let mut pool = pool.borrow_mut();
-        if pool.bytes.len() < POOL_BYTES || pool.used + ID_BYTES > pool.bytes.len() {
-            let mut fresh = vec![0u8; POOL_BYTES];
-            fill(&mut fresh)?;
-            pool.bytes = fresh;
-            pool.used = 0;
-        }
-        let start = pool.used;
-        pool.used += ID_BYTES;
-        let mut id = String::with_capacity(prefix.len() + 22);
-        id.push_str(prefix);
-        let mut bits: u32 = 0;
-        let mut count = 0;
-        for &byte in &pool.bytes[start..start + ID_BYTES] {
-            bits = (bits << 8) | u32::from(byte);
-            count += 8;
-            while count >= 6 {
-                count -= 6;
-                id.push(ALPHABET[((bits >> count) & 63) as usize] as char);
-            }
-        }
-        if count > 0 {
-            id.push(ALPHABET[((bits << (6 - count)) & 63) as usize] as char);
-        }
-        Ok(id)
-    })
+    let mut bytes = [0u8; ID_BYTES];
+    fill(&mut bytes)?;
+    Ok(webmcp_policy::session::id_text(prefix, &bytes))
 }
 
 /// The session's entropy: `crypto.getRandomValues`, checked once when the bridge installs.

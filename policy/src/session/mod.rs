@@ -66,7 +66,7 @@ pub use io::{
     CallRequest, Effect, Finished, Input, ListRequest, ListedTool, ObservedCall, ObservedStatus, RunResult, ToolSpec,
     WindowFacts,
 };
-pub use random::Entropy;
+pub use random::{Entropy, id_text};
 pub use timers::{ACK_BATCH, ACK_DELAY_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
 
 use crate::envelope::{Decoded, EnvelopeError, Message, decode, decode_batch};

@@ -39,25 +39,30 @@ impl IdSource {
             self.entropy.fill(&mut self.pool);
             self.used = 0;
         }
-        let bytes = &self.pool[self.used..self.used + ID_BYTES];
+        let text = id_text(prefix, &self.pool[self.used..self.used + ID_BYTES]);
         self.used += ID_BYTES;
-        let mut text = String::with_capacity(prefix.len() + 22);
-        text.push_str(prefix);
-        let mut bits: u32 = 0;
-        let mut count = 0;
-        for &byte in bytes {
-            bits = (bits << 8) | u32::from(byte);
-            count += 8;
-            while count >= 6 {
-                count -= 6;
-                text.push(ALPHABET[((bits >> count) & 63) as usize] as char);
-            }
-        }
-        if count > 0 {
-            text.push(ALPHABET[((bits << (6 - count)) & 63) as usize] as char);
-        }
         text
     }
+}
+
+/// `prefix` followed by `bytes` in URL-safe base64 without padding (16 bytes make 22 characters).
+pub fn id_text(prefix: &str, bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(prefix.len() + bytes.len().div_ceil(3) * 4);
+    text.push_str(prefix);
+    let mut bits: u32 = 0;
+    let mut count = 0;
+    for &byte in bytes {
+        bits = (bits << 8) | u32::from(byte);
+        count += 8;
+        while count >= 6 {
+            count -= 6;
+            text.push(ALPHABET[((bits >> count) & 63) as usize] as char);
+        }
+    }
+    if count > 0 {
+        text.push(ALPHABET[((bits << (6 - count)) & 63) as usize] as char);
+    }
+    text
 }
 
 #[cfg(test)]
