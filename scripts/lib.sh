@@ -42,3 +42,12 @@ wasm_cargo() {
 locked_wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' "$ROOT/Cargo.lock"
 }
+
+# The wasm-bindgen-test-runner the browser tests use: tools/wasm-test-runner, built by scripts/build-test-runner.sh
+# into a directory named after the hash of its sources. The directory is outside the clone (clones share it) unless
+# WEBMCP_TOOLS_DIR says where.
+wasm_test_runner() {
+  local key
+  key=$(cat "$ROOT"/tools/wasm-test-runner/{Cargo.toml,Cargo.lock,src/main.rs,patches/*.patch} | sha256sum | cut -c1-16)
+  echo "${WEBMCP_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/webmcp-bridge}/wasm-test-runner-$key/wasm-bindgen-test-runner"
+}

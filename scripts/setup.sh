@@ -2,12 +2,13 @@
 # Makes a fresh Debian 12 machine ready to build and test webmcp-bridge, and does nothing slow when it already is:
 #   - a wasm32 standard library (rustup's target if installed, else Debian's rustc-web + rust-web-src + lld),
 #   - wasm-bindgen-cli at exactly the version Cargo.lock pins,
+#   - the browser tests' wasm-bindgen-test-runner, with a fix to its HTTP server (tools/wasm-test-runner),
 #   - Chromium and ChromeDriver, from Debian.
 set -euo pipefail
 LOG_TAG=setup
 source "$(dirname "$0")/lib.sh"
 
-packages=(chromium chromium-driver python3)
+packages=(chromium chromium-driver python3 curl)
 if [ "$(wasm_mode)" = rustup ]; then
   log "wasm32: using the rustup target wasm32-unknown-unknown"
 else
@@ -57,5 +58,5 @@ if [ "$have" != "$want" ]; then
 else
   log "wasm-bindgen-cli $have matches Cargo.lock"
 fi
-command -v wasm-bindgen-test-runner >/dev/null || die "wasm-bindgen-test-runner is missing (it comes with wasm-bindgen-cli)"
+"$ROOT/scripts/build-test-runner.sh"
 log "ready (wasm32 via $(wasm_mode))"

@@ -50,7 +50,7 @@ policy_stays_pure() {
 }
 
 browser_tests() {
-  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=120 \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$(wasm_test_runner)" WASM_BINDGEN_TEST_TIMEOUT=120 \
     wasm_cargo test -p "$1" --tests
 }
 
