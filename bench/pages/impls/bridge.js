@@ -26,7 +26,8 @@ export function parentWith(extra) {
     const connectMs = performance.now() - started;
     const tool = tools.find((t) => t.name === "echo" && t.origin === childOrigin && t.window === win);
     if (!tool) throw new Error(`getTools found no echo tool of ${childOrigin}: ${JSON.stringify(tools)}`);
-    return { call: (args) => context.executeTool(tool, args), connectMs };
+    // executeTool resolves, as native WebMCP's does, with the result's JSON text: a caller parses it.
+    return { call: async (args) => JSON.parse(await context.executeTool(tool, args)), connectMs };
   };
 }
 
