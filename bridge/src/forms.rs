@@ -9,7 +9,7 @@
 //! too, in place of native's own tool for the form (see `register_with_native`).
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use webmcp_policy::sorted_map::SortedMap;
 
 use thiserror::Error;
 use wasm_bindgen::prelude::*;
@@ -114,7 +114,7 @@ struct FormEntry {
 /// The forms of the page, by the id js/forms/watch.js gave them (ids grow in the order forms were found).
 #[derive(Default)]
 struct Forms {
-    entries: BTreeMap<u32, FormEntry>,
+    entries: SortedMap<u32, FormEntry>,
 }
 
 /// The watcher and the callback it calls, alive as long as the page.

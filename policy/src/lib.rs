@@ -21,6 +21,7 @@ pub mod origin;
 pub mod outcome;
 pub mod schema;
 pub mod session;
+pub mod sorted_map;
 
 pub use ids::{IdError, RequestId, ToolName};
 pub use outcome::{ErrorKind, RetryAfter, ToolError};

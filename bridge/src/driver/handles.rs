@@ -1,7 +1,7 @@
 //! The browser objects the driver holds for the session, under the ids the session knows them by: windows, ports,
 //! the page's callers, tool runs, and the page's tools.
 
-use std::collections::HashMap;
+use webmcp_policy::sorted_map::SortedMap;
 
 use gloo_events::EventListener;
 use wasm_bindgen::JsValue;
@@ -52,17 +52,17 @@ impl Drop for PortHandle {
 pub(crate) struct Handles {
     windows: Vec<(WindowId, JsValue)>,
     next_window: u32,
-    pub ports: HashMap<PortId, PortHandle>,
-    pub waiters: HashMap<WaiterId, Waiter>,
+    pub ports: SortedMap<PortId, PortHandle>,
+    pub waiters: SortedMap<WaiterId, Waiter>,
     next_waiter: u64,
-    pub runs: HashMap<RunId, web_sys::AbortController>,
-    pub tools: HashMap<Registration, ToolHandle>,
+    pub runs: SortedMap<RunId, web_sys::AbortController>,
+    pub tools: SortedMap<Registration, ToolHandle>,
     /// Load listeners of the frame elements of windows that calls wait on.
-    pub frames: HashMap<WindowId, EventListener>,
+    pub frames: SortedMap<WindowId, EventListener>,
     /// Native's tool objects of the tools `getTools` listed on native's path, by native peer and name.
-    pub native_tools: HashMap<(PeerId, String), JsValue>,
+    pub native_tools: SortedMap<(PeerId, String), JsValue>,
     /// The signals of calls on native's path, by the call's id.
-    pub native_calls: HashMap<RequestId, web_sys::AbortController>,
+    pub native_calls: SortedMap<RequestId, web_sys::AbortController>,
 }
 
 impl Handles {

@@ -3,7 +3,7 @@
 //! nothing here reaches for it (module `native` above holds what needs the driver).
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use webmcp_policy::sorted_map::SortedMap;
 
 use wasm_bindgen::prelude::*;
 use webmcp_policy::envelope::ToolDescriptor;
@@ -61,7 +61,7 @@ struct Native {
     /// The browser's `document.modelContext`, when the page had one at install.
     context: Option<JsValue>,
     /// Tools registered with native, by the bridge's registration.
-    mirrored: BTreeMap<Registration, Mirrored>,
+    mirrored: SortedMap<Registration, Mirrored>,
 }
 
 thread_local! {

@@ -1,8 +1,8 @@
 //! Reading the fields of a located envelope, by message type, into a typed [`Message`] or a refusal that names
 //! the field and says what is wrong with it.
 
+use crate::sorted_map::SortedSet;
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 use serde_json::value::RawValue;
 use serde_json::{Number, Value};
@@ -278,7 +278,7 @@ impl<'t> Fields<'_, 't> {
         for (i, scan) in elements.iter().enumerate() {
             tools.push(self.tool(&format!("{path}[{i}]"), scan)?);
         }
-        let mut seen = BTreeSet::new();
+        let mut seen = SortedSet::new();
         for (i, tool) in tools.iter().enumerate() {
             if !seen.insert(tool.name.as_str()) {
                 let name = tool.name.as_str().to_owned();

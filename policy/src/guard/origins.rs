@@ -1,12 +1,12 @@
 //! A map from origin to state that holds at most a fixed number of origins, forgetting the least recently used.
 
-use std::collections::BTreeMap;
+use crate::sorted_map::SortedMap;
 
-/// Per-origin state, bounded. A `BTreeMap` keyed by the origin text: lookups take a `&str` and allocate nothing,
+/// Per-origin state, bounded. A `SortedMap` keyed by the origin text: lookups take a `&str` and allocate nothing,
 /// and the order is deterministic (no random hasher).
 #[derive(Debug, Clone)]
 pub(crate) struct OriginTable<V> {
-    entries: BTreeMap<String, Entry<V>>,
+    entries: SortedMap<String, Entry<V>>,
     capacity: usize,
     /// Counts lookups; an entry's `used` is the count at its last lookup.
     clock: u64,
@@ -21,7 +21,7 @@ struct Entry<V> {
 impl<V> OriginTable<V> {
     /// A table of at most `capacity` origins.
     pub(crate) fn new(capacity: usize) -> Self {
-        Self { entries: BTreeMap::new(), capacity, clock: 0 }
+        Self { entries: SortedMap::new(), capacity, clock: 0 }
     }
 
     /// The state of `origin`, made by `make` when the origin is new (forgetting the least recently used origin

@@ -58,7 +58,8 @@ mod random;
 mod recovery;
 mod timers;
 
-use std::collections::{BTreeMap, VecDeque};
+use crate::sorted_map::SortedMap;
+use std::collections::VecDeque;
 
 pub use catalog::RegisterError;
 pub use ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
@@ -145,27 +146,27 @@ pub struct Session<S: JournalStore> {
     ids: IdSource,
     catalog: Catalog,
     peers: Peers,
-    windows: BTreeMap<WindowId, WindowFacts>,
+    windows: SortedMap<WindowId, WindowFacts>,
     journals: Option<Journals<S>>,
     /// Work that waits until the journals are open.
     deferred: Vec<Deferred>,
     /// This page's calls that someone in it waits for, by wire id.
-    calls: BTreeMap<RequestId, PendingCall>,
+    calls: SortedMap<RequestId, PendingCall>,
     /// Which call each waiter waits for.
-    waiting_on: BTreeMap<WaiterId, RequestId>,
-    running: BTreeMap<RunKey, Running>,
-    runs: BTreeMap<RunId, RunKey>,
+    waiting_on: SortedMap<WaiterId, RequestId>,
+    running: SortedMap<RunKey, Running>,
+    runs: SortedMap<RunId, RunKey>,
     next_run: u32,
-    listings: BTreeMap<u32, Listing>,
+    listings: SortedMap<u32, Listing>,
     /// Tool-list requests this page sent, by request id.
-    asked: BTreeMap<RequestId, Asked>,
+    asked: SortedMap<RequestId, Asked>,
     next_listing: u32,
     /// Origins whose tool changes this page cares about (its own and every `fromOrigins` it asked).
     interest: Vec<String>,
     rate: OriginRateLimiter,
     warnings: WarningGate,
     /// Acknowledgements to send, by provider.
-    acks: BTreeMap<PeerId, Vec<RequestId>>,
+    acks: SortedMap<PeerId, Vec<RequestId>>,
     /// Send every waiting acknowledgement at the end of this task.
     acks_due: bool,
     /// Messages from this page to itself, delivered at the end of the task.
@@ -174,9 +175,9 @@ pub struct Session<S: JournalStore> {
     announcements: Vec<ObservedCall>,
     end_of_task_asked: bool,
     /// How many times each silent provider was asked how a call stands.
-    status_retries: BTreeMap<RequestId, usize>,
+    status_retries: SortedMap<RequestId, usize>,
     /// Which peer each of those questions goes to.
-    status_asker: BTreeMap<RequestId, PeerId>,
+    status_asker: SortedMap<RequestId, PeerId>,
     timers: Timers,
     effects: VecDeque<Effect>,
     next_port: u32,
@@ -194,24 +195,24 @@ impl<S: JournalStore> Session<S> {
             now: 0,
             ids: IdSource::new(entropy),
             catalog: Catalog::default(),
-            windows: BTreeMap::new(),
+            windows: SortedMap::new(),
             journals: None,
             deferred: Vec::new(),
-            calls: BTreeMap::new(),
-            waiting_on: BTreeMap::new(),
-            running: BTreeMap::new(),
-            runs: BTreeMap::new(),
+            calls: SortedMap::new(),
+            waiting_on: SortedMap::new(),
+            running: SortedMap::new(),
+            runs: SortedMap::new(),
             next_run: 1,
-            listings: BTreeMap::new(),
-            asked: BTreeMap::new(),
+            listings: SortedMap::new(),
+            asked: SortedMap::new(),
             next_listing: 1,
-            acks: BTreeMap::new(),
+            acks: SortedMap::new(),
             acks_due: false,
             loopback: Vec::new(),
             announcements: Vec::new(),
             end_of_task_asked: false,
-            status_retries: BTreeMap::new(),
-            status_asker: BTreeMap::new(),
+            status_retries: SortedMap::new(),
+            status_asker: SortedMap::new(),
             timers: Timers::default(),
             effects: VecDeque::new(),
             next_port: 1,

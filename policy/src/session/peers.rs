@@ -1,7 +1,7 @@
 //! The windows this page talks to, each at one origin, and how: window messages addressed to the window's exact
 //! origin, or private ports set up between two bridges (docs/protocol.md, `WEBMCP_CONNECT`), one per direction.
 
-use std::collections::BTreeMap;
+use crate::sorted_map::SortedMap;
 
 use crate::envelope::{Message, ToolDescriptor};
 use crate::ids::RequestId;
@@ -123,13 +123,13 @@ impl Peer {
 pub(crate) struct Peers {
     list: Vec<Peer>,
     next: u32,
-    ports: BTreeMap<PortId, (PeerId, PortSide)>,
+    ports: SortedMap<PortId, (PeerId, PortSide)>,
 }
 
 impl Peers {
     pub fn new(own_origin: &str) -> Self {
         let me = Peer::new(PeerId::SELF, WindowId::SELF, own_origin, Locator::SelfPage);
-        let mut peers = Self { list: vec![me], next: 1, ports: BTreeMap::new() };
+        let mut peers = Self { list: vec![me], next: 1, ports: SortedMap::new() };
         if let Some(me) = peers.get_mut(PeerId::SELF) {
             me.bridge = true;
         }
