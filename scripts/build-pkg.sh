@@ -33,6 +33,27 @@ tmp=$(mktemp -d "$ROOT/bridge/.pkg.XXXXXX")
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$tmp" --out-name webmcp_bridge "$wasm"
+# wasm-bindgen writes the glue as webmcp_bridge.js plus one module per JS file of the bridge (snippets/, 16 of
+# them): a page would fetch each before its first call. esbuild joins them into webmcp_bridge.js (minified in
+# release; names kept, error classes are seen by name), the one module the package's entry imports.
+# (wasm-bindgen names a snippet once per import in its import object: the duplicate keys esbuild warns about are
+# the same module, so that warning is silenced.)
+bundle_dir="$ROOT/tools/bundle"
+stamp="$bundle_dir/node_modules/.lock-hash"
+lock_hash=$(sha256sum "$bundle_dir/package-lock.json" | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
+  command -v npm >/dev/null || die "npm is missing (Node.js 20 and npm are needed to bundle the glue)"
+  log "npm ci (tools/bundle/package-lock.json: esbuild)"
+  (cd "$bundle_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci in tools/bundle failed"
+  echo "$lock_hash" > "$stamp"
+fi
+minify=()
+[ $profile = release ] && minify=(--minify --keep-names)
+"$bundle_dir/node_modules/.bin/esbuild" "$tmp/webmcp_bridge.js" --bundle --format=esm --target=es2022 \
+  --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent "${minify[@]}" \
+  --outfile="$tmp/webmcp_bridge.bundled.js" || die "esbuild could not bundle the glue"
+mv "$tmp/webmcp_bridge.bundled.js" "$tmp/webmcp_bridge.js"
+rm -rf "$tmp/snippets"
 # The package's own files (the entry with its checks, the React hook, types) and the texts npm shows and ships.
 cp "$ROOT"/bridge/npm/{index.js,index.d.ts,react.js,react.d.ts,wasm.d.ts,README.md} "$tmp/"
 cp "$ROOT"/{LICENSE-MIT,LICENSE-APACHE,CHANGELOG.md} "$tmp/"
@@ -62,7 +83,7 @@ cat > "$tmp/package.json" <<JSON
   },
   "files": [
     "index.js", "index.d.ts", "react.js", "react.d.ts", "wasm.d.ts",
-    "webmcp_bridge.js", "webmcp_bridge.d.ts", "webmcp_bridge_bg.wasm", "snippets",
+    "webmcp_bridge.js", "webmcp_bridge.d.ts", "webmcp_bridge_bg.wasm",
     "LICENSE-MIT", "LICENSE-APACHE", "CHANGELOG.md"
   ],
   "sideEffects": false,
