@@ -44,7 +44,7 @@ pub struct Sizes {
     pub comlink: Option<Weighed>,
     /// The bridge's `.wasm`.
     pub bridge_wasm: Option<Weighed>,
-    /// The bridge's JavaScript: `webmcp_bridge.js` and its snippets.
+    /// The bridge's JavaScript: the entry `index.js`, `webmcp_bridge.js` and its snippets, if any.
     pub bridge_glue: Option<Weighed>,
     /// What could not be weighed, and why.
     pub problems: Vec<String>,
@@ -93,9 +93,10 @@ pub fn measure(inputs: &SizeInputs) -> Sizes {
     sizes
 }
 
-/// `webmcp_bridge.js` and every `.js` file under `snippets/`, sorted.
+/// The package's entry `index.js` (a page that imports the package downloads it), `webmcp_bridge.js`, and every
+/// `.js` file under `snippets/` (build-pkg.sh bundles them into `webmcp_bridge.js`; an unbundled package has them).
 fn glue_files(pkg_dir: &Path) -> Vec<PathBuf> {
-    let mut files = vec![pkg_dir.join("webmcp_bridge.js")];
+    let mut files = vec![pkg_dir.join("index.js"), pkg_dir.join("webmcp_bridge.js")];
     let mut stack = vec![pkg_dir.join("snippets")];
     let mut snippets = Vec::new();
     while let Some(dir) = stack.pop() {
