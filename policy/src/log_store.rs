@@ -27,7 +27,7 @@
 //! # Ok::<(), webmcp_policy::journal::StoreError>(())
 //! ```
 
-use crate::sorted_map::{SortedMap, SortedSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -54,17 +54,17 @@ struct Segment {
     #[serde(default)]
     snap: bool,
     #[serde(default)]
-    set: SortedMap<String, String>,
+    set: BTreeMap<String, String>,
     #[serde(default)]
     del: Vec<String>,
 }
 
 impl Segment {
     fn new(seq: u64, at: u64, snap: bool) -> Self {
-        Self { v: 1, seq, at, snap, set: SortedMap::new(), del: Vec::new() }
+        Self { v: 1, seq, at, snap, set: BTreeMap::new(), del: Vec::new() }
     }
 
-    fn of_changes(seq: u64, at: u64, changes: &SortedMap<String, Option<String>>) -> Self {
+    fn of_changes(seq: u64, at: u64, changes: &BTreeMap<String, Option<String>>) -> Self {
         let mut segment = Self::new(seq, at, false);
         for (key, value) in changes {
             match value {
@@ -92,11 +92,11 @@ pub struct DiscardedSegment {
 pub struct LogStore<S> {
     inner: S,
     prefix: String,
-    live: SortedMap<String, String>,
+    live: BTreeMap<String, String>,
     /// Keys changed since the last flush, which writes each in its state at that time (taken from `live`).
-    dirty: SortedSet<String>,
+    dirty: BTreeSet<String>,
     /// Every change written since the snapshot, merged: what one segment after the snapshot would hold.
-    since_snapshot: SortedMap<String, Option<String>>,
+    since_snapshot: BTreeMap<String, Option<String>>,
     /// Key of the snapshot, if there is one.
     snapshot: Option<String>,
     /// Keys of the segments after the snapshot, in order.
@@ -150,9 +150,9 @@ impl<S: JournalStore> LogStore<S> {
         let mut log = Self {
             inner,
             prefix: prefix.to_owned(),
-            live: SortedMap::new(),
-            dirty: SortedSet::new(),
-            since_snapshot: SortedMap::new(),
+            live: BTreeMap::new(),
+            dirty: BTreeSet::new(),
+            since_snapshot: BTreeMap::new(),
             snapshot: None,
             segments: Vec::new(),
             next_seq: 0,
@@ -203,7 +203,7 @@ impl<S: JournalStore> LogStore<S> {
             self.dirty.clear();
             return Ok(());
         }
-        let changes: SortedMap<String, Option<String>> = std::mem::take(&mut self.dirty)
+        let changes: BTreeMap<String, Option<String>> = std::mem::take(&mut self.dirty)
             .into_iter()
             .map(|key| (key.clone(), self.live.get(&key).cloned()))
             .collect();
@@ -252,7 +252,7 @@ impl<S: JournalStore> LogStore<S> {
     }
 
     /// The changes of this flush as one more segment.
-    fn write_segment(&mut self, now: u64, changes: &SortedMap<String, Option<String>>) -> Result<(), StoreError> {
+    fn write_segment(&mut self, now: u64, changes: &BTreeMap<String, Option<String>>) -> Result<(), StoreError> {
         let (seq, key) = self.next_key();
         self.inner.put(&key, &encode(&Segment::of_changes(seq, now, changes)))?;
         self.segments.push(key);
@@ -317,7 +317,7 @@ fn encode(segment: &Segment) -> String {
 impl<S: JournalStore> JournalStore for LogStore<S> {
     fn entries(&self, prefix: &str) -> Vec<(String, String)> {
         self.live
-            .range_from(prefix)
+            .range(prefix.to_owned()..)
             .take_while(|(k, _)| k.starts_with(prefix))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect()
@@ -430,7 +430,7 @@ mod tests {
     #[test]
     fn merges_and_snapshots_replay_to_the_same_state() {
         let mut log = LogStore::open(MemoryStore::durable(), PREFIX, 0);
-        let mut expected = SortedMap::new();
+        let mut expected = BTreeMap::new();
         for i in 0..500u64 {
             let key = format!("k{}", i % 37);
             if i % 5 == 0 {
@@ -444,7 +444,7 @@ mod tests {
             log.flush(i).unwrap();
             let reopened =
                 reopen(LogStore { inner: log.inner.clone(), ..LogStore::open(MemoryStore::durable(), PREFIX, 0) }, i);
-            let seen: SortedMap<String, String> = reopened.entries("").into_iter().collect();
+            let seen: BTreeMap<String, String> = reopened.entries("").into_iter().collect();
             assert_eq!(seen, expected, "after flush {i}");
         }
     }

@@ -3,7 +3,7 @@
 mod flush;
 mod types;
 
-use crate::sorted_map::{SortedMap, SortedSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 pub use types::{
     ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, PLAIN_PEER_UNANSWERED, PROVIDER_GONE, PROVIDER_GONE_BEFORE_SEND,
@@ -52,10 +52,10 @@ pub struct ConsumerJournal<S> {
     persist: Persist<S, RequestId>,
     owner: Owner,
     config: JournalConfig,
-    calls: SortedMap<RequestId, Call>,
-    by_call_id: SortedMap<String, RequestId>,
-    settled_order: SortedSet<(u64, RequestId)>,
-    unsettled_order: SortedSet<(u64, RequestId)>,
+    calls: BTreeMap<RequestId, Call>,
+    by_call_id: BTreeMap<String, RequestId>,
+    settled_order: BTreeSet<(u64, RequestId)>,
+    unsettled_order: BTreeSet<(u64, RequestId)>,
     /// Keys of entries of another tab id, inherited when this tab was copied from it: never resumed, dropped
     /// when the store is full.
     orphans: Vec<String>,
@@ -77,10 +77,10 @@ impl<S: JournalStore> ConsumerJournal<S> {
             persist: Persist::new(store),
             owner,
             config,
-            calls: SortedMap::new(),
-            by_call_id: SortedMap::new(),
-            settled_order: SortedSet::new(),
-            unsettled_order: SortedSet::new(),
+            calls: BTreeMap::new(),
+            by_call_id: BTreeMap::new(),
+            settled_order: BTreeSet::new(),
+            unsettled_order: BTreeSet::new(),
             orphans: Vec::new(),
             warnings: Vec::new(),
         };
@@ -163,7 +163,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
     /// Outcomes this journal recorded from bridge providers and has not yet acknowledged, grouped by window in
     /// batches of at most [`MAX_ACK_BATCH`].
     fn acks_due(&self) -> Vec<Recovery> {
-        let mut by_window: SortedMap<&ProviderWindow, Vec<RequestId>> = SortedMap::new();
+        let mut by_window: BTreeMap<&ProviderWindow, Vec<RequestId>> = BTreeMap::new();
         for (_, wire) in &self.settled_order {
             if let Some(call) = self.calls.get(wire)
                 && let CallPhase::Settled { ack: AckState::Due, .. } = call.entry.phase

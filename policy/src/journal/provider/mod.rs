@@ -5,7 +5,7 @@ mod flush;
 mod held;
 mod types;
 
-use crate::sorted_map::{SortedMap, SortedSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 pub use types::{
     BAD_ORIGIN_MESSAGE, CANCELLED_MESSAGE, CANNOT_RECORD_MESSAGE, CancelDecision, DELIVERED_MESSAGE, EXPIRED_MESSAGE,
@@ -50,23 +50,23 @@ pub struct ProviderJournal<S> {
     noted: bool,
     owner: Owner,
     config: JournalConfig,
-    records: SortedMap<Key, ProviderEntry>,
+    records: BTreeMap<Key, ProviderEntry>,
     /// Records of ids that ran (results and tombstones), by last change.
-    kept_order: SortedSet<(u64, Key)>,
+    kept_order: BTreeSet<(u64, Key)>,
     /// Records holding a result, by last change.
-    done_order: SortedSet<(u64, Key)>,
-    running_per_origin: SortedMap<String, usize>,
+    done_order: BTreeSet<(u64, Key)>,
+    running_per_origin: BTreeMap<String, usize>,
     /// Bytes of the results held for each caller origin (see [`held::held_bytes`]).
-    held_per_origin: SortedMap<String, usize>,
+    held_per_origin: BTreeMap<String, usize>,
     /// Whether the store survived reloads when the journal opened: a note must then really reach it.
     durable_store: bool,
     /// Keys held in the store by another frame of this tab: never overwritten, run or answered, and left to
     /// that frame to prune.
-    siblings: SortedSet<Key>,
+    siblings: BTreeSet<Key>,
     /// Records of another tab id, inherited when this tab was copied from it (no page of that tab uses this
     /// storage): never run or answered here, counted in `ran_ids_kept` and pruned like own records, so that a
     /// chain of copied tabs stays bounded. By last change.
-    orphans: SortedMap<Key, u64>,
+    orphans: BTreeMap<Key, u64>,
     /// Calls received up to this time may have been forgotten.
     horizon: Option<u64>,
     warnings: Vec<JournalWarning>,
@@ -84,14 +84,14 @@ impl<S: JournalStore> ProviderJournal<S> {
             noted: false,
             owner,
             config,
-            records: SortedMap::new(),
-            kept_order: SortedSet::new(),
-            done_order: SortedSet::new(),
-            running_per_origin: SortedMap::new(),
-            held_per_origin: SortedMap::new(),
+            records: BTreeMap::new(),
+            kept_order: BTreeSet::new(),
+            done_order: BTreeSet::new(),
+            running_per_origin: BTreeMap::new(),
+            held_per_origin: BTreeMap::new(),
             durable_store: false,
-            siblings: SortedSet::new(),
-            orphans: SortedMap::new(),
+            siblings: BTreeSet::new(),
+            orphans: BTreeMap::new(),
             horizon: None,
             warnings: Vec::new(),
         };
@@ -443,7 +443,7 @@ impl<S: JournalStore> ProviderJournal<S> {
     fn early_cancels(&self, origin: &str) -> usize {
         let Ok(lowest) = RequestId::new("-") else { return 0 };
         self.records
-            .range_from(&(origin.to_owned(), lowest))
+            .range((origin.to_owned(), lowest)..)
             .take_while(|((o, _), _)| o == origin)
             .filter(|(_, e)| e.tool.is_none() && e.state == RecordState::Cancelled)
             .count()
