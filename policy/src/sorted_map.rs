@@ -1,12 +1,14 @@
-//! An ordered map and set kept as sorted vectors: the session's and the journals' collections.
+//! An ordered map and set kept as sorted vectors, for the small collections of the session, the guards and the
+//! driver.
 //!
 //! They iterate in key order, like `BTreeMap` and `BTreeSet`, so the same inputs give the same effects in the same
 //! order; what they change is the cost in the download. Every `BTreeMap<K, V>` brings its own copy of the B-tree's
 //! node code for its `K` and `V` (in the bridge's wasm that came to about a quarter of all code: 221 KB of 865 KB,
 //! measured with twiggy); here the search is generic over the key alone and moving the values is `Vec`'s insert and
-//! remove. The maps this crate keeps are small (peers, windows, calls in flight: at most a few thousand entries),
-//! most keys are counters that only grow (inserted at the end), and a large value can be boxed so that a move in
-//! the middle stays a move of a pointer.
+//! remove. Use them where a map stays small (peers, windows, ports, listings) or its keys are counters that only
+//! grow (inserted at the end without a search). A map of thousands of random keys (the journals' records, the
+//! calls in flight during a burst) moves half its tail on every insert and remove: those stay `BTreeMap`s
+//! (measured: 40 µs per call in the provider's frame when its journal used this map).
 
 use std::borrow::Borrow;
 use std::fmt;

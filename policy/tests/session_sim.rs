@@ -280,6 +280,10 @@ impl Sim {
             JournalSetup { deferred: true, ..setup },
             self.now,
         );
+        // The calls channel's hello: a page with a same-origin page beside it hears that it listens.
+        if (0..ORIGINS.len()).any(|j| j != i && ORIGINS[j] == origin) {
+            session.handle(Input::CallWatcher, self.now);
+        }
         Window {
             session,
             generation,

@@ -17,8 +17,10 @@ mod session_support;
 use serde_json::json as value;
 use session_support::{Page, execute, from_window, json, list, name, rid, tool, tool_exposed_to, with_port};
 use webmcp_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
-use webmcp_policy::journal::CallOutcome;
-use webmcp_policy::session::{Effect, Input, ListedTool, Locator, PeerId, RunId, RunResult, WaiterId, WindowId};
+use webmcp_policy::journal::{CallOutcome, OutcomeStatus};
+use webmcp_policy::session::{
+    Effect, Input, ListedTool, Locator, ObservedStatus, PeerId, RunId, RunResult, WaiterId, WindowId,
+};
 use webmcp_policy::{ArgSchema, ErrorCategory, ErrorKind, ToolError};
 
 const SHOP: &str = "https://shop.example";
@@ -656,4 +658,34 @@ fn a_call_on_natives_path_is_journaled_like_any_other() {
     // Native's late end for it settles nothing more.
     let effects = page.task(Input::NativeSettled { wire_id, result: Ok(json("1")) });
     assert!(settles(&effects).is_empty() && tool_results(&effects) == 0, "{effects:?}");
+}
+
+/// The statuses announced to the other pages of the origin among `effects`, in order.
+fn announced(effects: &[Effect]) -> Vec<ObservedStatus> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Announce(calls) => Some(calls.iter().map(|c| c.status).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+#[test]
+fn calls_are_announced_only_once_another_page_of_the_origin_listens() {
+    let (mut page, shop_peer) = widget_with_plain_shop(true);
+    // No other page listens: the call goes out and nothing is announced.
+    let effects = page.task(execute(5, shop_peer, "add", "{}", None));
+    let wire = sent_call(&effects);
+    assert_eq!(announced(&effects), vec![], "{effects:?}");
+    // Another page says it listens: the call in flight is announced at once, as running...
+    assert_eq!(announced(&page.task(Input::CallWatcher)), vec![ObservedStatus::Running]);
+    // ...and how it ends.
+    let done = Message::ExecuteResponse(ExecuteResponse { request_id: rid(&wire), outcome: Ok(json("1")) });
+    let effects = page.task(from_window(1, SHOP, &done));
+    assert_eq!(announced(&effects), vec![ObservedStatus::Settled(OutcomeStatus::Completed)], "{effects:?}");
+    // A second listener changes nothing, and a new call is announced as it is sent.
+    assert_eq!(announced(&page.task(Input::CallWatcher)), vec![]);
+    assert_eq!(announced(&page.task(execute(6, shop_peer, "add", "{}", None))), vec![ObservedStatus::Running]);
 }

@@ -50,6 +50,7 @@ pub(crate) struct Driver {
     end_of_task: Closure<dyn FnMut()>,
     _tool_settler: Closure<dyn FnMut(u32, bool, JsValue)>,
     _call_watcher: Closure<dyn FnMut(JsValue)>,
+    _watcher_heard: Closure<dyn FnMut()>,
     _listeners: RefCell<Vec<EventListener>>,
 }
 
@@ -95,7 +96,16 @@ impl Driver {
                 driver.input(Input::Observed(calls));
             }
         });
-        crate::js::watch_calls(CALLS_CHANNEL, call_watcher.as_ref().unchecked_ref());
+        let watcher_heard = Closure::<dyn FnMut()>::new(|| {
+            if let Some(driver) = Driver::installed() {
+                driver.input(Input::CallWatcher);
+            }
+        });
+        crate::js::watch_calls(
+            CALLS_CHANNEL,
+            call_watcher.as_ref().unchecked_ref(),
+            watcher_heard.as_ref().unchecked_ref(),
+        );
         let driver = Rc::new(Driver {
             session: RefCell::new(Session::new(config, Box::new(entropy))),
             handles: RefCell::new(Handles::new(window.clone().into())),
@@ -108,6 +118,7 @@ impl Driver {
             end_of_task,
             _tool_settler: tool_settler,
             _call_watcher: call_watcher,
+            _watcher_heard: watcher_heard,
             _listeners: RefCell::new(Vec::new()),
         });
         DRIVER.with(|slot| *slot.borrow_mut() = Some(driver.clone()));

@@ -47,16 +47,9 @@ impl<S: JournalStore> Session<S> {
             Ok(Start::New) => {
                 self.calls.insert(wire_id.clone(), PendingCall { peer, since: now, waiters: Vec::new() });
                 self.wait_for(&wire_id, waiter, timeout_ms);
+                let Some(running) = self.running_call(&wire_id) else { return };
                 let Some(journals) = self.journals.as_ref() else { return };
                 let Some(entry) = journals.consumer.get(&wire_id) else { return };
-                let running = ObservedCall {
-                    tab: journals.label.clone(),
-                    call_id: entry.call_id().to_owned(),
-                    name: entry.tool().to_string(),
-                    origin: entry.provider().origin.clone(),
-                    status: ObservedStatus::Running,
-                    duration_ms: None,
-                };
                 let Some(args) = entry.args().cloned() else { return };
                 let request = ExecuteRequest {
                     wire_id: wire_id.clone(),
@@ -241,6 +234,20 @@ impl<S: JournalStore> Session<S> {
             StatusDecision::Resend(request) => self.send_execute(from.peer, request),
             StatusDecision::Settled(settled) => self.settle(settled),
         }
+    }
+
+    /// How this page's call `wire_id` stands for the other pages of the origin while it is in flight.
+    pub(crate) fn running_call(&self, wire_id: &RequestId) -> Option<ObservedCall> {
+        let journals = self.journals.as_ref()?;
+        let entry = journals.consumer.get(wire_id)?;
+        Some(ObservedCall {
+            tab: journals.label.clone(),
+            call_id: entry.call_id().to_owned(),
+            name: entry.tool().to_string(),
+            origin: entry.provider().origin.clone(),
+            status: ObservedStatus::Running,
+            duration_ms: None,
+        })
     }
 
     /// A call settled: its waiters learn the outcome, the page gets a `toolresult` event, the other pages of the

@@ -70,6 +70,10 @@ pub enum Input {
     GoingAway,
     /// Another page of this origin said how its calls stand (the calls channel).
     Observed(Vec<ObservedCall>),
+    /// Another page of this origin listens on the calls channel (it said so when it started, or answered this
+    /// page's hello). Until the first of these the session announces nothing: a `BroadcastChannel` message costs
+    /// about as much as the call's own port message, and most pages have no same-origin page to tell.
+    CallWatcher,
     /// A call on native's path ([`Effect::CallNative`]) ended: its result (JSON text, as native gives it), or the
     /// error native rejected with.
     NativeSettled {

@@ -59,7 +59,7 @@ mod recovery;
 mod timers;
 
 use crate::sorted_map::SortedMap;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 pub use catalog::RegisterError;
 pub use ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
@@ -151,15 +151,15 @@ pub struct Session<S: JournalStore> {
     /// Work that waits until the journals are open.
     deferred: Vec<Deferred>,
     /// This page's calls that someone in it waits for, by wire id.
-    calls: SortedMap<RequestId, PendingCall>,
+    calls: BTreeMap<RequestId, PendingCall>,
     /// Which call each waiter waits for.
     waiting_on: SortedMap<WaiterId, RequestId>,
-    running: SortedMap<RunKey, Running>,
+    running: BTreeMap<RunKey, Running>,
     runs: SortedMap<RunId, RunKey>,
     next_run: u32,
     listings: SortedMap<u32, Listing>,
     /// Tool-list requests this page sent, by request id.
-    asked: SortedMap<RequestId, Asked>,
+    asked: BTreeMap<RequestId, Asked>,
     next_listing: u32,
     /// Origins whose tool changes this page cares about (its own and every `fromOrigins` it asked).
     interest: Vec<String>,
@@ -173,6 +173,8 @@ pub struct Session<S: JournalStore> {
     loopback: Vec<Message>,
     /// Statuses of this page's calls for the other pages of the origin.
     announcements: Vec<ObservedCall>,
+    /// Whether another page of the origin listens for them ([`Input::CallWatcher`]).
+    watched: bool,
     end_of_task_asked: bool,
     /// How many times each silent provider was asked how a call stands.
     status_retries: SortedMap<RequestId, usize>,
@@ -198,18 +200,19 @@ impl<S: JournalStore> Session<S> {
             windows: SortedMap::new(),
             journals: None,
             deferred: Vec::new(),
-            calls: SortedMap::new(),
+            calls: BTreeMap::new(),
             waiting_on: SortedMap::new(),
-            running: SortedMap::new(),
+            running: BTreeMap::new(),
             runs: SortedMap::new(),
             next_run: 1,
             listings: SortedMap::new(),
-            asked: SortedMap::new(),
+            asked: BTreeMap::new(),
             next_listing: 1,
             acks: SortedMap::new(),
             acks_due: false,
             loopback: Vec::new(),
             announcements: Vec::new(),
+            watched: false,
             end_of_task_asked: false,
             status_retries: SortedMap::new(),
             status_asker: SortedMap::new(),
@@ -299,6 +302,7 @@ impl<S: JournalStore> Session<S> {
             Input::Hidden => self.flush_journals(),
             Input::GoingAway => self.going_away(),
             Input::Observed(calls) => self.effects.extend(calls.into_iter().map(Effect::ToolStatus)),
+            Input::CallWatcher => self.call_watcher(),
             Input::NativeSettled { wire_id, result } => {
                 self.when_journals_open(Deferred::NativeSettled(wire_id, result))
             }

@@ -59,10 +59,29 @@ impl<S: JournalStore> Session<S> {
         }
     }
 
-    /// Tells the other pages of this origin, at the end of the task, how a call of this page stands.
+    /// Tells the other pages of this origin, at the end of the task, how a call of this page stands; nothing
+    /// while no other page listens.
     pub(crate) fn announce(&mut self, call: ObservedCall) {
+        if !self.watched {
+            return;
+        }
         self.announcements.push(call);
         self.ask_end_of_task();
+    }
+
+    /// Another page of the origin listens: from now on calls are announced, and those in flight at once (that
+    /// page may have started listening after they were sent).
+    pub(crate) fn call_watcher(&mut self) {
+        if self.watched {
+            return;
+        }
+        self.watched = true;
+        let in_flight: Vec<_> = self.calls.keys().cloned().collect();
+        for wire_id in in_flight {
+            if let Some(call) = self.running_call(&wire_id) {
+                self.announce(call);
+            }
+        }
     }
 
     /// Queues an acknowledgement of `wire_ids` to `peer`.
