@@ -279,10 +279,10 @@ impl<'de, K: serde::Deserialize<'de> + Ord, V: serde::Deserialize<'de>> serde::D
     }
 }
 
-/// A set ordered by value, stored as one sorted vector.
+/// A set ordered by value: a [`SortedMap`] of its items to nothing (a `Vec<()>` allocates nothing).
 #[derive(Clone, PartialEq, Eq)]
 pub struct SortedSet<T> {
-    items: Vec<T>,
+    map: SortedMap<T, ()>,
 }
 
 impl<T> Default for SortedSet<T> {
@@ -294,61 +294,44 @@ impl<T> Default for SortedSet<T> {
 impl<T> SortedSet<T> {
     /// An empty set; it allocates nothing until the first insert.
     pub const fn new() -> Self {
-        Self { items: Vec::new() }
+        Self { map: SortedMap::new() }
     }
 
     /// How many items the set holds.
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.map.len()
     }
 
     /// Whether the set holds no item.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.map.is_empty()
     }
 
     /// The items in order.
     pub fn iter(&self) -> slice::Iter<'_, T> {
-        self.items.iter()
+        self.map.keys()
     }
 
     /// The smallest item.
     pub fn first(&self) -> Option<&T> {
-        self.items.first()
+        self.map.first_key_value().map(|(item, ())| item)
     }
 
     /// Removes every item.
     pub fn clear(&mut self) {
-        self.items.clear();
+        self.map.clear();
     }
 
     /// Keeps the items for which `keep` answers true.
-    pub fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
-        self.items.retain(keep);
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        self.map.retain(|item, ()| keep(item));
     }
 }
 
 impl<T: Ord> SortedSet<T> {
-    fn position<Q: Ord + ?Sized>(&self, item: &Q) -> Result<usize, usize>
-    where
-        T: Borrow<Q>,
-    {
-        match self.items.last() {
-            Some(last) if last.borrow() < item => Err(self.items.len()),
-            None => Err(0),
-            Some(_) => self.items.binary_search_by(|probe| probe.borrow().cmp(item)),
-        }
-    }
-
     /// Adds `item`; answers whether it was new.
     pub fn insert(&mut self, item: T) -> bool {
-        match self.position(&item) {
-            Ok(_) => false,
-            Err(at) => {
-                self.items.insert(at, item);
-                true
-            }
-        }
+        self.map.insert(item, ()).is_none()
     }
 
     /// Takes `item` out; answers whether it was there.
@@ -356,13 +339,7 @@ impl<T: Ord> SortedSet<T> {
     where
         T: Borrow<Q>,
     {
-        match self.position(item) {
-            Ok(at) => {
-                self.items.remove(at);
-                true
-            }
-            Err(_) => false,
-        }
+        self.map.remove(item).is_some()
     }
 
     /// Whether `item` is in the set.
@@ -370,7 +347,7 @@ impl<T: Ord> SortedSet<T> {
     where
         T: Borrow<Q>,
     {
-        self.position(item).is_ok()
+        self.map.contains_key(item)
     }
 }
 
@@ -394,16 +371,15 @@ impl<T> IntoIterator for SortedSet<T> {
     type IntoIter = std::vec::IntoIter<T>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.items.into_iter()
+        self.map.keys.into_iter()
     }
 }
 
 impl<T: Ord> FromIterator<T> for SortedSet<T> {
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
-        let mut items: Vec<T> = items.into_iter().collect();
-        items.sort();
-        items.dedup();
-        Self { items }
+        let mut set = Self::new();
+        set.extend(items);
+        set
     }
 }
 
