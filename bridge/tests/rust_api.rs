@@ -21,14 +21,18 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen(inline_js = r#"
 export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 export function ownOrigin() { return location.origin; }
-// Another page of this origin, as far as the bridge can tell: its own end of the calls channel.
-export function otherPage() {
+// Another page of this origin, as far as the bridge can tell: its own end of the calls channel. With `sayHello` it
+// says that it listens, as a bridge does when it starts (docs/protocol.md); the bridge's answers are kept apart.
+export function otherPage(sayHello) {
   const channel = new BroadcastChannel("webmcp-bridge:calls");
   const heard = [];
-  channel.onmessage = (event) => heard.push(event.data);
-  return { heard, post: (message) => channel.postMessage(message) };
+  const answers = [];
+  channel.onmessage = (event) => (event.data?.kind === "webmcp-call-watcher" ? answers : heard).push(event.data);
+  if (sayHello) channel.postMessage({ kind: "webmcp-call-watcher", hello: true });
+  return { heard, answers, post: (message) => channel.postMessage(message) };
 }
 export function heard(page) { return JSON.stringify(page.heard); }
+export function answers(page) { return JSON.stringify(page.answers); }
 export function post(page, text) { page.post(JSON.parse(text)); }
 export function recordToolStatus(context) {
   const seen = [];
@@ -43,8 +47,9 @@ extern "C" {
     #[wasm_bindgen(js_name = ownOrigin)]
     fn own_origin() -> String;
     #[wasm_bindgen(js_name = otherPage)]
-    fn other_page() -> JsValue;
+    fn other_page(say_hello: bool) -> JsValue;
     fn heard(page: &JsValue) -> String;
+    fn answers(page: &JsValue) -> String;
     fn post(page: &JsValue, text: &str);
     #[wasm_bindgen(js_name = recordToolStatus)]
     fn record_tool_status(context: &JsValue) -> JsValue;
@@ -185,12 +190,20 @@ async fn a_call_id_runs_its_tool_once_and_every_settled_call_is_reported() {
 #[wasm_bindgen_test]
 async fn pages_of_one_origin_observe_each_others_call_statuses_and_nothing_else() {
     let bridge = bridge();
-    let other = other_page();
     let quick = ToolDefinition::new("rust_observed", "Returns a secret.", |_args: Value, _signal| async move {
         Ok::<Value, ToolError>(json!({ "secret": "s3cr3t" }))
     });
     let _registration = bridge.register_tool(quick).unwrap();
     let tool = own_tool(&bridge, "rust_observed").await;
+    // A page that reads the channel without saying it listens hears nothing: no page said it wants statuses.
+    let silent = other_page(false);
+    bridge.execute_tool(&tool, json!({}), CallOptions::default().call_id("rust-unwatched-1")).await.unwrap();
+    pause(300).await;
+    assert_eq!(heard(&silent), "[]", "announced while no page had said it listens");
+    // A page that says it listens gets an answer (so that it knows of this page too), then the statuses.
+    let other = other_page(true);
+    until(|| answers(&other) != "[]").await;
+    assert_eq!(answers(&other), r#"[{"kind":"webmcp-call-watcher"}]"#);
     bridge
         .execute_tool(&tool, json!({ "card": "4111" }), CallOptions::default().call_id("rust-observed-1"))
         .await

@@ -14,7 +14,8 @@ use super::pages::{Layout, Pages};
 const SQUATTED_REPETITIONS: usize = 5;
 
 /// The squatter, run in a document of the caller's origin in another tab. It learns every string it can read
-/// (announcements on `webmcp-bridge:calls`, messages on `webmcp-bridge`, the names of `navigator.locks.query()`),
+/// (announcements on `webmcp-bridge:calls`, where it says it listens and answers hellos as a bridge does, messages
+/// on `webmcp-bridge`, the names of `navigator.locks.query()`),
 /// queues for every lock it sees (and for `webmcp:<string>:top` for every string it heard), and answers every
 /// probe it hears, once with each string it learned in every field the probe has, and in `alive` and `proof`.
 const SQUATTER: &str = r#"
@@ -40,7 +41,15 @@ squat.sweep = async () => {
   return [...squat.requested];
 };
 const calls = new BroadcastChannel("webmcp-bridge:calls");
-calls.onmessage = (event) => { learn(event.data); squat.sweep(); };
+calls.onmessage = (event) => {
+  // It answers every starting bridge's hello, as a bridge does, so that every page of the caller announces to it.
+  if (event.data?.kind === "webmcp-call-watcher" && event.data.hello === true) {
+    calls.postMessage({ kind: "webmcp-call-watcher" });
+  }
+  learn(event.data);
+  squat.sweep();
+};
+calls.postMessage({ kind: "webmcp-call-watcher", hello: true });
 const probes = new BroadcastChannel("webmcp-bridge");
 probes.onmessage = (event) => {
   const message = event.data;
