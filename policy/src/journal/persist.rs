@@ -7,7 +7,7 @@
 //! journal calls before each flush, so that each changed record is encoded once, in its latest state. Either way
 //! the store holds what immediate writes would have left there.
 
-use crate::sorted_map::SortedMap;
+use std::collections::BTreeMap;
 
 use super::store::JournalStore;
 
@@ -20,13 +20,13 @@ pub(crate) struct Persist<S, K> {
     /// Whether changes wait for [`Persist::take_changed`] instead of being written at once.
     batched: bool,
     /// Records changed since they were last written, with the time of their last change.
-    changed: SortedMap<K, u64>,
+    changed: BTreeMap<K, u64>,
 }
 
 impl<S: JournalStore, K: Ord + Clone> Persist<S, K> {
     /// Writes to `store`, each change at once until [`Persist::batch`].
     pub(crate) fn new(store: S) -> Self {
-        Self { store, writing: true, batched: false, changed: SortedMap::new() }
+        Self { store, writing: true, batched: false, changed: BTreeMap::new() }
     }
 
     /// From now on, changes wait for [`Persist::take_changed`].
