@@ -2,7 +2,7 @@
 // with announceCall and hears the other pages through the callbacks it gave to watchCalls.
 //
 // A page says it listens when it starts ({ kind: "webmcp-call-watcher", hello: true }); a page that hears a hello
-// answers once ({ kind: "webmcp-call-watcher" }). Each page thus learns whether another one listens, and
+// answers it ({ kind: "webmcp-call-watcher" }, one answer per hello). Each page thus learns whether another one listens, and
 // onWatcher tells Rust the first time: until then a page announces nothing (a channel message costs as much as a
 // call's own port message, and most pages have no same-origin page to tell).
 

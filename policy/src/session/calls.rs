@@ -47,7 +47,6 @@ impl<S: JournalStore> Session<S> {
             Ok(Start::New) => {
                 self.calls.insert(wire_id.clone(), PendingCall { peer, since: now, waiters: Vec::new() });
                 self.wait_for(&wire_id, waiter, timeout_ms);
-                let Some(running) = self.running_call(&wire_id) else { return };
                 let Some(journals) = self.journals.as_ref() else { return };
                 let Some(entry) = journals.consumer.get(&wire_id) else { return };
                 let Some(args) = entry.args().cloned() else { return };
@@ -58,7 +57,7 @@ impl<S: JournalStore> Session<S> {
                     args,
                     resend: false,
                 };
-                self.announce(running);
+                self.announce_running(&wire_id);
                 if self.peers.get(peer).is_some_and(|p| p.native) {
                     self.call_native(peer, request);
                 } else {
@@ -236,18 +235,23 @@ impl<S: JournalStore> Session<S> {
         }
     }
 
-    /// How this page's call `wire_id` stands for the other pages of the origin while it is in flight.
-    pub(crate) fn running_call(&self, wire_id: &RequestId) -> Option<ObservedCall> {
-        let journals = self.journals.as_ref()?;
-        let entry = journals.consumer.get(wire_id)?;
-        Some(ObservedCall {
+    /// Announces this page's call `wire_id` as running to the other pages of the origin, when one listens (the
+    /// announcement is not even made otherwise: this runs for every call).
+    pub(crate) fn announce_running(&mut self, wire_id: &RequestId) {
+        if !self.watched {
+            return;
+        }
+        let Some(journals) = self.journals.as_ref() else { return };
+        let Some(entry) = journals.consumer.get(wire_id) else { return };
+        let running = ObservedCall {
             tab: journals.label.clone(),
             call_id: entry.call_id().to_owned(),
             name: entry.tool().to_string(),
             origin: entry.provider().origin.clone(),
             status: ObservedStatus::Running,
             duration_ms: None,
-        })
+        };
+        self.announce(running);
     }
 
     /// A call settled: its waiters learn the outcome, the page gets a `toolresult` event, the other pages of the
@@ -262,7 +266,10 @@ impl<S: JournalStore> Session<S> {
             self.waiting_on.remove(&waiter);
             self.effects.push_back(Effect::Settle { waiter, outcome: outcome.clone() });
         }
-        if let Some(journals) = self.journals.as_ref() {
+        // Only when a page listens: the announcement's strings are not even copied otherwise.
+        if self.watched
+            && let Some(journals) = self.journals.as_ref()
+        {
             let status = ObservedStatus::Settled(outcome.status());
             self.announce(ObservedCall {
                 tab: journals.label.clone(),

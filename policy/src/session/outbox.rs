@@ -78,9 +78,7 @@ impl<S: JournalStore> Session<S> {
         self.watched = true;
         let in_flight: Vec<_> = self.calls.keys().cloned().collect();
         for wire_id in in_flight {
-            if let Some(call) = self.running_call(&wire_id) {
-                self.announce(call);
-            }
+            self.announce_running(&wire_id);
         }
     }
 
