@@ -17,9 +17,8 @@ fi
 "$ROOT/scripts/setup.sh"
 "$ROOT/scripts/build-pkg.sh"
 
-log "installing penpal, comlink and terser from bench/package-lock.json (npm ci)"
-command -v npm >/dev/null || die "npm is missing: apt-get install -y npm"
-(cd bench && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+# penpal, comlink and terser, from bench/package-lock.json.
+npm_ci_when_changed "$ROOT/bench"
 
 if ! command -v twiggy >/dev/null; then
   log "installing twiggy (cargo install twiggy), once"

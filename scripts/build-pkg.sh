@@ -39,14 +39,7 @@ wasm-bindgen --target web --remove-name-section --remove-producers-section --out
 # (wasm-bindgen names a snippet once per import in its import object: the duplicate keys esbuild warns about are
 # the same module, so that warning is silenced.)
 bundle_dir="$ROOT/tools/bundle"
-stamp="$bundle_dir/node_modules/.lock-hash"
-lock_hash=$(sha256sum "$bundle_dir/package-lock.json" | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
-  command -v npm >/dev/null || die "npm is missing (Node.js 20 and npm are needed to bundle the glue)"
-  log "npm ci (tools/bundle/package-lock.json: esbuild)"
-  (cd "$bundle_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci in tools/bundle failed"
-  echo "$lock_hash" > "$stamp"
-fi
+npm_ci_when_changed "$bundle_dir"
 minify=()
 [ $profile = release ] && minify=(--minify --keep-names)
 "$bundle_dir/node_modules/.bin/esbuild" "$tmp/webmcp_bridge.js" --bundle --format=esm --target=es2022 \

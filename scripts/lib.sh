@@ -51,3 +51,15 @@ wasm_test_runner() {
   key=$(cat "$ROOT"/tools/wasm-test-runner/{Cargo.toml,Cargo.lock,src/main.rs,patches/*.patch} | sha256sum | cut -c1-16)
   echo "${WEBMCP_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/webmcp-bridge}/wasm-test-runner-$key/wasm-bindgen-test-runner"
 }
+
+# npm_ci_when_changed <dir>: `npm ci` in <dir>, only when its package-lock.json changed since the last one there
+# (node_modules/.lock-hash keeps that lock's hash).
+npm_ci_when_changed() {
+  local dir=$1 name=${1#"$ROOT"/} hash
+  command -v npm >/dev/null || die "npm is missing (Node.js 20 and npm are needed for $name)"
+  hash=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+  [ "$(cat "$dir/node_modules/.lock-hash" 2>/dev/null)" = "$hash" ] && return 0
+  log "npm ci ($name/package-lock.json)"
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci in $name failed"
+  echo "$hash" > "$dir/node_modules/.lock-hash"
+}

@@ -13,14 +13,7 @@ command -v node >/dev/null && command -v npm >/dev/null || die "node and npm are
 node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' \
   || die "Node.js $(node --version) is too old for Vite 7: 20.19 or later is needed"
 
-# npm ci, only when package-lock.json changed since the last one (the stamp is its hash).
-stamp="$here/node_modules/.lock-hash"
-hash=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ]; then
-  log "npm ci (tests/packaging/package-lock.json)"
-  npm ci --no-audit --no-fund --loglevel=error >/dev/null
-  echo "$hash" > "$stamp"
-fi
+npm_ci_when_changed "$here"
 
 pack_args=(--no-build)
 [ "${1:-}" = --build ] && pack_args=()
