@@ -1,6 +1,7 @@
 // Cold start: on a freshly opened page (nothing cached: the server says no-store), the time from importing a
 // library's module to the moment it is ready to call. For the bridge, the steps are timed apart: import of the
-// JS glue, init (fetching, compiling and instantiating the wasm), install, and `modelContext.ready`.
+// package's entry (index.js, which imports the JS glue), init (fetching, compiling and instantiating the wasm),
+// install, and `modelContext.ready`.
 import { BRIDGE_OPTIONS } from "/lib/bridge-options.js";
 
 const impl = new URLSearchParams(location.search).get("impl");
@@ -9,7 +10,7 @@ const round = (ms) => Math.round(ms * 1000) / 1000;
 
 async function bridge() {
   const t0 = performance.now();
-  const module = await import("/pkg/webmcp_bridge.js");
+  const module = await import("/pkg/index.js");
   const t1 = performance.now();
   await module.default();
   const t2 = performance.now();

@@ -4,7 +4,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::net::TcpListener;
+use axum::serve::ListenerExt;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -51,7 +52,7 @@ impl DemoServer {
             let router = site_router(state, &config);
             for listener in listeners.sockets {
                 let mut signal = shutdown_signal.clone();
-                let serve = axum::serve(listener, router.clone())
+                let serve = axum::serve(listener.tap_io(no_delay), router.clone())
                     .with_graceful_shutdown(async move {
                         // Ends on `true` or when the sender is dropped with the RunningDemo.
                         let _ = signal.wait_for(|stop| *stop).await;
@@ -62,6 +63,13 @@ impl DemoServer {
         }
         Ok(RunningDemo { origins, counters, gates, shutdown, tasks })
     }
+}
+
+/// Sends each response as soon as it is written. With Nagle's algorithm on (the socket default), a response whose
+/// headers and body leave in two writes waits for the browser's delayed ACK of the first: about 40 ms per module or
+/// file of a page on Linux loopback (measured on the benchmark's server, docs/performance.md).
+fn no_delay(stream: &mut TcpStream) {
+    let _ = stream.set_nodelay(true);
 }
 
 /// A running demo. Dropping it stops the servers in the background; [`RunningDemo::shutdown`] waits for them.
