@@ -2,7 +2,7 @@
 //! needed, and errors that keep a provider's name, status and retryAfter.
 
 use wasm_bindgen::JsValue;
-use webmcp_policy::ToolError;
+use webmcp_policy::{JsonText, ToolError};
 use webmcp_policy::journal::CallOutcome;
 
 use crate::js;
@@ -10,7 +10,7 @@ use crate::js;
 /// What `executeTool` resolves with (and a `toolresult` event's `result` holds), or the Error it rejects with.
 pub(crate) fn outcome_to_js(outcome: &CallOutcome) -> Result<JsValue, JsValue> {
     match outcome {
-        CallOutcome::Completed { result } => Ok(result_text(result.as_str())),
+        CallOutcome::Completed { result } => Ok(result_text(result)),
         CallOutcome::Stopped => Err(js::make_error(
             webmcp_policy::journal::STOPPED_MESSAGE,
             "AbortError",
@@ -26,16 +26,17 @@ pub(crate) fn outcome_to_js(outcome: &CallOutcome) -> Result<JsValue, JsValue> {
 /// result as its JSON text (`{"doubled":42}`, `5`, `null`). The wire carries JSON, in which `undefined` is `null`:
 /// a tool that returned nothing reads `"null"` here, where native reads `"undefined"`.
 ///
-/// Text that may hold a `__proto__` key (written plainly or with escapes) is written again without it, so that code
-/// which parses the result and copies it into an object cannot be given another prototype by a provider.
-pub(crate) fn result_text(text: &str) -> JsValue {
-    let text = text.trim();
+/// Text that holds a `__proto__` key (written plainly or with escapes; the policy found it when it checked the
+/// text) is written again without it, so that code which parses the result and copies it into an object cannot be
+/// given another prototype by a provider.
+pub(crate) fn result_text(result: &JsonText) -> JsValue {
+    let text = result.as_str().trim();
     if text.starts_with('"')
         && let Ok(string) = serde_json::from_str::<String>(text)
     {
         return JsValue::from_str(&string);
     }
-    if text.contains("__proto__") || text.contains("\\u") {
+    if result.has_proto_key() {
         let rewritten = js::parse_without_proto_keys(text).and_then(|value| js_sys::JSON::stringify(&value));
         if let Ok(rewritten) = rewritten {
             return rewritten.into();

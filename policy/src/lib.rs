@@ -11,6 +11,7 @@
 //! data flow of one call is drawn in docs/architecture.md.
 #![deny(missing_docs)]
 
+mod byte_scan;
 pub mod call_path;
 pub mod envelope;
 pub mod ids;

@@ -1,12 +1,12 @@
 //! The shape of a JSON value that serde_json has checked: whether it nests deeper than a limit, and where its
 //! first `__proto__` key is.
 //!
-//! Most values are settled by two byte searches: a text with no more `{` and `[` than the limit cannot nest
-//! deeper, and a text without `__proto__` or a `\u` escape cannot hold such a key. The others get one linear
-//! pass over their (already valid) text that counts brackets outside strings and looks at every string. Only a
-//! value that does hold a string reading `__proto__` is then walked one level at a time ([`for_each_member`],
-//! [`for_each_element`]) to name the key's path; it is within the limit by then, and the limit is never more
-//! than [`MAX_NESTING`], so the walk's recursion is bounded.
+//! Most values are settled by one word-at-a-time pass (`crate::byte_scan`): a text with no more `{` and `[`
+//! than the limit cannot nest deeper, and a text without `__proto__` or a `\u` escape cannot hold such a key.
+//! The others get one linear pass over their (already valid) text that counts brackets outside strings and looks
+//! at every string. Only a value that does hold a string reading `__proto__` is then walked one level at a time
+//! ([`for_each_member`], [`for_each_element`]) to name the key's path; it is within the limit by then, and the
+//! limit is never more than [`MAX_NESTING`], so the walk's recursion is bounded.
 
 use std::fmt::Write as _;
 
@@ -29,8 +29,8 @@ pub(crate) struct Shape {
 /// [`MAX_NESTING`]).
 pub(crate) fn shape(text: &str, max_depth: usize) -> Shape {
     let max_depth = max_depth.min(MAX_NESTING);
-    let may_be_deep = text.bytes().filter(|b| matches!(b, b'{' | b'[')).count() > max_depth;
-    let may_hold_proto = text.contains("__proto__") || text.contains("\\u");
+    let hints = crate::byte_scan::hints(text);
+    let (may_be_deep, may_hold_proto) = (hints.openers > max_depth, hints.may_hold_proto);
     if !may_be_deep && !may_hold_proto {
         return Shape::default();
     }
@@ -45,7 +45,7 @@ pub(crate) fn shape(text: &str, max_depth: usize) -> Shape {
 /// Whether `text`, one valid JSON value, nests deeper than `max_depth` (or [`MAX_NESTING`]).
 pub(crate) fn too_deep(text: &str, max_depth: usize) -> bool {
     let max_depth = max_depth.min(MAX_NESTING);
-    text.bytes().filter(|b| matches!(b, b'{' | b'[')).count() > max_depth && outline(text).0 > max_depth
+    crate::byte_scan::openers(text) > max_depth && outline(text).0 > max_depth
 }
 
 /// How deeply the valid JSON text `text` nests, and whether some string in it (a key or not) reads `__proto__`.

@@ -2,6 +2,7 @@
 //! one origin that never acknowledges cannot fill the storage that every caller's records share.
 
 use super::{Key, ProviderJournal};
+use crate::byte_scan::escaped_len;
 use crate::journal::entry::RecordState;
 use crate::journal::outcome::ToolOutcome;
 use crate::journal::store::JournalStore;
@@ -43,20 +44,9 @@ impl<S: JournalStore> ProviderJournal<S> {
 /// escaped, UTF-8; at least what `sessionStorage` counts, which is UTF-16 code units).
 pub(super) fn held_bytes(outcome: &ToolOutcome) -> usize {
     match outcome {
-        ToolOutcome::Completed { result } => escaped_bytes(result.as_str()),
-        ToolOutcome::Failed(error) => escaped_bytes(&error.message) + error.name.map_or(0, escaped_bytes),
+        ToolOutcome::Completed { result } => escaped_len(result.as_str()),
+        ToolOutcome::Failed(error) => escaped_len(&error.message) + error.name.map_or(0, escaped_len),
     }
-}
-
-/// Bytes of `text` inside a JSON string as serde_json writes it.
-fn escaped_bytes(text: &str) -> usize {
-    text.chars()
-        .map(|c| match c {
-            '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
-            c if (c as u32) < 0x20 => 6,
-            c => c.len_utf8(),
-        })
-        .sum()
 }
 
 #[cfg(test)]
@@ -76,6 +66,6 @@ mod tests {
             assert_eq!(held_bytes(&outcome), bytes, "{outcome:?}");
         }
         // A raw control character (which no JSON text holds, but an error message may) takes six.
-        assert_eq!(escaped_bytes("[\"\u{1}\"]"), 12);
+        assert_eq!(escaped_len("[\"\u{1}\"]"), 12);
     }
 }

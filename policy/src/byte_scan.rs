@@ -1,0 +1,208 @@
+//! Scans of JSON text eight bytes at a time: the checks that every argument and result goes through (its nesting,
+//! a `__proto__` key, its size once escaped) look at most bytes only as part of a 64-bit word.
+//!
+//! A word is tested for "holds one of these bytes" with a few integer operations; only a word that may hold one
+//! is looked at byte by byte. wasm32 has 64-bit integer arithmetic but no SIMD in the targets the bridge builds
+//! for, and a byte-at-a-time loop over a 64 KiB argument cost about 8 ns a byte there (docs/performance.md).
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether some byte of `word` is `byte`.
+#[inline]
+fn holds(word: u64, byte: u8) -> bool {
+    let x = word ^ (ONES * u64::from(byte));
+    // A byte of `x` is zero exactly where `word` holds `byte`; the lowest such byte borrows in the subtraction
+    // and has its high bit clear in `x`, and no other byte can set the result's high bits.
+    x.wrapping_sub(ONES) & !x & HIGHS != 0
+}
+
+/// Whether some byte of `word` is below `limit` (`limit` at most 0x80).
+#[inline]
+fn holds_below(word: u64, limit: u8) -> bool {
+    word.wrapping_sub(ONES * u64::from(limit)) & !word & HIGHS != 0
+}
+
+/// Calls `each(index, byte)` for the bytes of `bytes` in the 8-byte words for which `worth_a_look` is true, and
+/// for the bytes after the last whole word. The other words are skipped.
+#[inline]
+fn for_each_flagged(bytes: &[u8], worth_a_look: impl Fn(u64) -> bool, mut each: impl FnMut(usize, u8)) {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        if worth_a_look(u64::from_le_bytes(word)) {
+            for (i, &b) in chunk.iter().enumerate() {
+                each(at + i, b);
+            }
+        }
+        at += 8;
+    }
+    for (i, &b) in chunks.remainder().iter().enumerate() {
+        each(at + i, b);
+    }
+}
+
+/// What one pass over a JSON text tells about its shape before it is parsed again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hints {
+    /// How many `{` and `[` bytes it holds (in strings too): no value nests deeper than this.
+    pub(crate) openers: usize,
+    /// Whether it holds `__proto__` or `\u` (in strings too): a text with neither has no `__proto__` key.
+    pub(crate) may_hold_proto: bool,
+}
+
+/// The [`Hints`] of `text`.
+pub(crate) fn hints(text: &str) -> Hints {
+    let bytes = text.as_bytes();
+    let mut found = Hints { openers: 0, may_hold_proto: false };
+    for_each_flagged(
+        bytes,
+        |w| holds(w, b'{') || holds(w, b'[') || holds(w, b'_') || holds(w, b'\\'),
+        |at, b| match b {
+            b'{' | b'[' => found.openers += 1,
+            b'_' => found.may_hold_proto |= bytes[at..].starts_with(b"__proto__"),
+            b'\\' => found.may_hold_proto |= bytes.get(at + 1) == Some(&b'u'),
+            _ => {}
+        },
+    );
+    found
+}
+
+/// How many `{` and `[` bytes `text` holds.
+pub(crate) fn openers(text: &str) -> usize {
+    let mut count = 0;
+    for_each_flagged(
+        text.as_bytes(),
+        |w| holds(w, b'{') || holds(w, b'['),
+        |_, b| count += usize::from(b == b'{' || b == b'['),
+    );
+    count
+}
+
+/// The bytes of `text` inside a JSON string as serde_json writes it: `"`, `\` and the control characters with a
+/// short escape (`\b \f \n \r \t`) take two bytes, the other control characters six (`\u001f`), everything else
+/// its UTF-8 bytes.
+pub(crate) fn escaped_len(text: &str) -> usize {
+    let mut extra = 0;
+    for_each_flagged(
+        text.as_bytes(),
+        |w| holds(w, b'"') || holds(w, b'\\') || holds_below(w, 0x20),
+        |_, b| {
+            extra += match b {
+                b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 1,
+                0..=0x1f => 5,
+                _ => 0,
+            }
+        },
+    );
+    text.len() + extra
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte-at-a-time definitions the scans must agree with.
+    fn naive_hints(text: &str) -> Hints {
+        Hints {
+            openers: text.bytes().filter(|b| matches!(b, b'{' | b'[')).count(),
+            may_hold_proto: text.contains("__proto__") || text.contains("\\u"),
+        }
+    }
+
+    fn naive_escaped_len(text: &str) -> usize {
+        text.chars()
+            .map(|c| match c {
+                '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
+                c if (c as u32) < 0x20 => 6,
+                c => c.len_utf8(),
+            })
+            .sum()
+    }
+
+    /// A small deterministic generator (xorshift), so that failures replay.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Texts made of pieces that matter to the scans, at every offset against the 8-byte words.
+    fn texts() -> Vec<String> {
+        let pieces = [
+            "a",
+            "z",
+            "{",
+            "[",
+            "}",
+            "_",
+            "__proto__",
+            "__proto_",
+            "\\",
+            "\\u",
+            "\\u005f",
+            "\"",
+            "\n",
+            "\t",
+            "\u{1}",
+            "\u{1f}",
+            " ",
+            "\u{7f}",
+            "é",
+            "€",
+            "😀",
+            "\u{80}",
+            "~",
+            "`",
+            "^",
+            "?",
+            "@",
+            "{\"__proto__\":1}",
+        ];
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut out = vec![String::new()];
+        for _ in 0..4000 {
+            let mut text = String::new();
+            let len = rng.next() % 40;
+            for _ in 0..len {
+                text.push_str(pieces[(rng.next() % pieces.len() as u64) as usize]);
+            }
+            out.push(text);
+        }
+        for offset in 0..16 {
+            for piece in pieces {
+                out.push(format!("{}{piece}{}", "x".repeat(offset), "y".repeat(offset)));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_word_scans_agree_with_byte_by_byte_definitions() {
+        for text in texts() {
+            assert_eq!(hints(&text), naive_hints(&text), "{text:?}");
+            assert_eq!(openers(&text), naive_hints(&text).openers, "{text:?}");
+            assert_eq!(escaped_len(&text), naive_escaped_len(&text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn every_byte_value_is_found_in_every_lane() {
+        for byte in 0..=u8::MAX {
+            for lane in 0..8 {
+                let mut word = [b'a'; 8];
+                word[lane] = byte;
+                let word = u64::from_le_bytes(word);
+                assert!(holds(word, byte), "{byte} in lane {lane}");
+                assert_eq!(holds(word, b'{'), byte == b'{', "{byte} in lane {lane}");
+                assert_eq!(holds_below(word, 0x20), byte < 0x20, "{byte} in lane {lane}");
+            }
+        }
+    }
+}
