@@ -2,8 +2,8 @@
 //! needed, and errors that keep a provider's name, status and retryAfter.
 
 use wasm_bindgen::JsValue;
-use webmcp_policy::{JsonText, ToolError};
 use webmcp_policy::journal::CallOutcome;
+use webmcp_policy::{JsonText, ToolError};
 
 use crate::js;
 
