@@ -236,6 +236,57 @@ fn connects_are_accepted_by_window_from_an_origin_that_sees_a_tool_only() {
 }
 
 #[test]
+fn answers_on_a_port_leave_in_batches_of_16_while_the_task_goes_on() {
+    let mut page = shop();
+    let port = page.port();
+    page.task(with_port(2, WIDGET, &Message::Connect { request_id: rid("p_1") }, port));
+    // 64 calls (the most one origin may have in flight) in one port batch: 64 runs.
+    let requests: Vec<String> = (0..64).map(|i| execute_request(&format!("c_{i}"), "add", "{}").encode()).collect();
+    let effects = page.task(Input::PortBatch { port, text: format!("[{}]", requests.join(",")) });
+    let runs: Vec<RunId> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::RunTool { run, .. } => Some(*run),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(runs.len(), 64, "{effects:?}");
+    // The tools settle in two tasks, 40 then 24: within a task every 16th answer sends the 16 gathered at once,
+    // and the end of the task sends the rest.
+    let mut batches = Vec::new();
+    for (task, runs) in [&runs[..40], &runs[40..]].into_iter().enumerate() {
+        for (i, run) in runs.iter().enumerate() {
+            let result = RunResult::Returned(format!("{{\"n\":{i}}}"));
+            for effect in page.handle(Input::ToolSettled { run: *run, result }) {
+                if let Effect::PostBatch { port: on, batch } = effect {
+                    assert_eq!(on, port);
+                    batches.push((task, Some(i), batch));
+                }
+            }
+        }
+        for effect in page.handle(Input::EndOfTask) {
+            if let Effect::PostBatch { port: on, batch } = effect {
+                assert_eq!(on, port);
+                batches.push((task, None, batch));
+            }
+        }
+    }
+    let sizes: Vec<(usize, Option<usize>, usize)> =
+        batches.iter().map(|(task, at, batch)| (*task, *at, session_support::batch_messages(batch).len())).collect();
+    assert_eq!(sizes, vec![(0, Some(15), 16), (0, Some(31), 16), (0, None, 8), (1, Some(15), 16), (1, None, 8)]);
+    // Every call answered once, in order.
+    let answered: Vec<String> = batches
+        .iter()
+        .flat_map(|(_, _, batch)| session_support::batch_messages(batch))
+        .filter_map(|m| match m {
+            Message::ExecuteResponse(ExecuteResponse { request_id, .. }) => Some(request_id.as_str().to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answered, (0..64).map(|i| format!("c_{i}")).collect::<Vec<_>>());
+}
+
+#[test]
 fn a_call_of_a_tool_the_origin_cannot_see_is_unknown_and_answered_to_the_asker_only() {
     // (asker window, asker origin, tool): each answered as a tool that does not exist, at the asker's origin.
     let table = [(4, EVIL, "add"), (2, WIDGET, "private"), (2, WIDGET, "missing"), (5, "https://x.example", "add")];

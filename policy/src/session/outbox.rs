@@ -11,6 +11,11 @@ use crate::session::peers::{PortSide, Sender, Via};
 use crate::session::timers::{ACK_BATCH, ACK_DELAY_MS, Timer};
 use crate::session::{ObservedCall, Session};
 
+/// Port messages a link gathers before it posts them without waiting for the end of the task. A page that sends
+/// hundreds of calls (or answers) in one task lets the other side start on the first ones while it goes on: with
+/// every batch held to the end of the task, 2000 calls at once ran one side after the other (docs/performance.md).
+pub(crate) const EARLY_BATCH_LEN: usize = 16;
+
 impl<S: JournalStore> Session<S> {
     /// Sends `message` to a peer: to this page through the loopback, on the peer's port that carries this kind
     /// of message when it is connected, else by window at the peer's origin.
@@ -29,10 +34,15 @@ impl<S: JournalStore> Session<S> {
             self.loopback.push(message.clone());
             return self.ask_end_of_task();
         }
+        let early = EARLY_BATCH_LEN.min(self.config.limits.max_batch_len.max(1));
         // A native peer is reached through native's `executeTool` only (see `calls.rs`), never by message.
         let Some(peer) = self.peers.get_mut(peer_id).filter(|p| !p.gone && !p.native) else { return };
         if let Some(link) = side.and_then(|side| peer.link_mut(side)) {
             link.outbox.push(message.encode());
+            if link.outbox.len() >= early {
+                let batch = take_batch(&mut link.outbox, early);
+                self.effects.push_back(Effect::PostBatch { port: link.port, batch });
+            }
             return self.ask_end_of_task();
         }
         let (window, origin) = (peer.window, peer.origin.clone());
@@ -122,18 +132,7 @@ impl<S: JournalStore> Session<S> {
         for peer in self.peers.iter_mut() {
             for link in [peer.ours.as_mut(), peer.theirs.as_mut()].into_iter().flatten() {
                 while !link.outbox.is_empty() {
-                    let take = link.outbox.len().min(max_len);
-                    let size = link.outbox[..take].iter().map(|e| e.len() + 1).sum::<usize>() + 2;
-                    let mut batch = String::with_capacity(size);
-                    batch.push('[');
-                    for (i, envelope) in link.outbox.drain(..take).enumerate() {
-                        if i > 0 {
-                            batch.push(',');
-                        }
-                        batch.push_str(&envelope);
-                    }
-                    batch.push(']');
-                    batches.push(Effect::PostBatch { port: link.port, batch });
+                    batches.push(Effect::PostBatch { port: link.port, batch: take_batch(&mut link.outbox, max_len) });
                 }
             }
         }
@@ -144,4 +143,20 @@ impl<S: JournalStore> Session<S> {
             self.on_message(from, message, None);
         }
     }
+}
+
+/// The first `max_len` envelopes of `outbox` (all, when fewer) as one batch: a JSON array of them, in order.
+fn take_batch(outbox: &mut Vec<String>, max_len: usize) -> String {
+    let take = outbox.len().min(max_len);
+    let size = outbox[..take].iter().map(|e| e.len() + 1).sum::<usize>() + 2;
+    let mut batch = String::with_capacity(size);
+    batch.push('[');
+    for (i, envelope) in outbox.drain(..take).enumerate() {
+        if i > 0 {
+            batch.push(',');
+        }
+        batch.push_str(&envelope);
+    }
+    batch.push(']');
+    batch
 }
