@@ -35,7 +35,7 @@ trap 'rm -rf "$tmp"' EXIT
 wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$tmp" --out-name webmcp_bridge "$wasm"
 # wasm-bindgen writes the glue as webmcp_bridge.js plus one module per JS file of the bridge (snippets/, 16 of
 # them): a page would fetch each before its first call. esbuild joins them into webmcp_bridge.js (minified in
-# release; names kept, error classes are seen by name), the one module the package's entry imports.
+# release; names kept, error classes are seen by name).
 # (wasm-bindgen names a snippet once per import in its import object: the duplicate keys esbuild warns about are
 # the same module, so that warning is silenced.)
 bundle_dir="$ROOT/tools/bundle"
@@ -49,6 +49,16 @@ mv "$tmp/webmcp_bridge.bundled.js" "$tmp/webmcp_bridge.js"
 rm -rf "$tmp/snippets"
 # The package's own files (the entry with its checks, the React hook, types) and the texts npm shows and ships.
 cp "$ROOT"/bridge/npm/{index.js,index.d.ts,react.js,react.d.ts,wasm.d.ts,README.md} "$tmp/"
+# The entry carries the glue inside it: a page that imports the package fetches one module before the wasm, not
+# the entry and then the module it imports (one round trip less on a cold start). Whitespace and syntax are
+# minified, names are not (the entry's messages and its option list stay readable). webmcp_bridge.js stays in the
+# package for pages that import the wasm-bindgen module itself, as the demo does.
+entry_minify=()
+[ $profile = release ] && entry_minify=(--minify-whitespace --minify-syntax)
+"$bundle_dir/node_modules/.bin/esbuild" "$tmp/index.js" --bundle --format=esm --target=es2022 \
+  --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent "${entry_minify[@]}" \
+  --outfile="$tmp/index.bundled.js" || die "esbuild could not bundle the entry"
+mv "$tmp/index.bundled.js" "$tmp/index.js"
 cp "$ROOT"/{LICENSE-MIT,LICENSE-APACHE,CHANGELOG.md} "$tmp/"
 rm -f "$tmp/webmcp_bridge_bg.wasm.d.ts"
 # One version for the crates and the package: the workspace's.

@@ -93,10 +93,16 @@ pub fn measure(inputs: &SizeInputs) -> Sizes {
     sizes
 }
 
-/// The package's entry `index.js` (a page that imports the package downloads it), `webmcp_bridge.js`, and every
-/// `.js` file under `snippets/` (build-pkg.sh bundles them into `webmcp_bridge.js`; an unbundled package has them).
+/// What a page that imports the package downloads besides the wasm: the entry `index.js`; when the entry imports
+/// `webmcp_bridge.js` (a package whose entry does not carry the glue inside it, as build-pkg.sh makes it), that
+/// module and every `.js` file under `snippets/` too.
 fn glue_files(pkg_dir: &Path) -> Vec<PathBuf> {
-    let mut files = vec![pkg_dir.join("index.js"), pkg_dir.join("webmcp_bridge.js")];
+    let entry = pkg_dir.join("index.js");
+    let imports_glue = std::fs::read_to_string(&entry).is_ok_and(|text| text.contains("\"./webmcp_bridge.js\""));
+    if !imports_glue {
+        return vec![entry];
+    }
+    let mut files = vec![entry, pkg_dir.join("webmcp_bridge.js")];
     let mut stack = vec![pkg_dir.join("snippets")];
     let mut snippets = Vec::new();
     while let Some(dir) = stack.pop() {
@@ -277,6 +283,25 @@ mod tests {
         .into_iter()
         .collect();
         assert_eq!(groups, expected);
+    }
+
+    #[test]
+    fn the_glue_is_the_entry_alone_when_the_entry_carries_it() {
+        let dir = std::env::temp_dir().join(format!("webmcp-bench-sizes-{}", std::process::id()));
+        let snippets = dir.join("snippets/x/js");
+        std::fs::create_dir_all(&snippets).unwrap();
+        std::fs::write(snippets.join("a.js"), "export const a = 1;").unwrap();
+        std::fs::write(dir.join("webmcp_bridge.js"), "export default 1;").unwrap();
+        // An entry that imports the wasm-bindgen module: that module and its snippets are downloaded too.
+        std::fs::write(dir.join("index.js"), "import init from \"./webmcp_bridge.js\";").unwrap();
+        let names = |files: Vec<PathBuf>| -> Vec<String> {
+            files.iter().map(|f| f.strip_prefix(&dir).unwrap().display().to_string()).collect()
+        };
+        assert_eq!(names(glue_files(&dir)), ["index.js", "webmcp_bridge.js", "snippets/x/js/a.js"]);
+        // An entry with the glue bundled inside it: the entry alone.
+        std::fs::write(dir.join("index.js"), "var e=1;export{e as default};").unwrap();
+        assert_eq!(names(glue_files(&dir)), ["index.js"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -159,7 +159,7 @@ test("install() options in index.js match InstallOptions in the types", () => {
   const block = /export interface InstallOptions \{([\s\S]*?)\n\}/.exec(types)[1];
   const typed = [...block.matchAll(/^\s+(\w+)\?:/gm)].map((m) => m[1]).sort();
   const source = fs.readFileSync(path.join(installed, "index.js"), "utf8");
-  const known = [...(/const KNOWN_OPTIONS = \[([\s\S]*?)\]/.exec(source)[1]).matchAll(/"(\w+)"/g)].map((m) => m[1]).sort();
+  const known = [...(/\bKNOWN_OPTIONS\s*=\s*\[([\s\S]*?)\]/.exec(source)[1]).matchAll(/"(\w+)"/g)].map((m) => m[1]).sort();
   assert.deepEqual(known, typed, "index.js warns about option names the types declare (or misses some)");
 });
 
