@@ -159,7 +159,7 @@ pub struct Session<S: JournalStore> {
     next_run: u32,
     listings: SortedMap<u32, Listing>,
     /// Tool-list requests this page sent, by request id.
-    asked: BTreeMap<RequestId, Asked>,
+    asked: SortedMap<RequestId, Asked>,
     next_listing: u32,
     /// Origins whose tool changes this page cares about (its own and every `fromOrigins` it asked).
     interest: Vec<String>,
@@ -206,7 +206,7 @@ impl<S: JournalStore> Session<S> {
             runs: SortedMap::new(),
             next_run: 1,
             listings: SortedMap::new(),
-            asked: BTreeMap::new(),
+            asked: SortedMap::new(),
             next_listing: 1,
             acks: SortedMap::new(),
             acks_due: false,

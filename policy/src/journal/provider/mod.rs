@@ -22,6 +22,7 @@ use super::store::{JournalStore, StoreError};
 use super::warning::JournalWarning;
 use crate::ids::{RequestId, ToolName};
 use crate::outcome::{ErrorKind, ToolError};
+use crate::sorted_map::SortedMap;
 
 /// A call's identity at its provider.
 type Key = (String, RequestId);
@@ -55,9 +56,9 @@ pub struct ProviderJournal<S> {
     kept_order: BTreeSet<(u64, Key)>,
     /// Records holding a result, by last change.
     done_order: BTreeSet<(u64, Key)>,
-    running_per_origin: BTreeMap<String, usize>,
+    running_per_origin: SortedMap<String, usize>,
     /// Bytes of the results held for each caller origin (see [`held::held_bytes`]).
-    held_per_origin: BTreeMap<String, usize>,
+    held_per_origin: SortedMap<String, usize>,
     /// Whether the store survived reloads when the journal opened: a note must then really reach it.
     durable_store: bool,
     /// Keys held in the store by another frame of this tab: never overwritten, run or answered, and left to
@@ -87,8 +88,8 @@ impl<S: JournalStore> ProviderJournal<S> {
             records: BTreeMap::new(),
             kept_order: BTreeSet::new(),
             done_order: BTreeSet::new(),
-            running_per_origin: BTreeMap::new(),
-            held_per_origin: BTreeMap::new(),
+            running_per_origin: SortedMap::new(),
+            held_per_origin: SortedMap::new(),
             durable_store: false,
             siblings: BTreeSet::new(),
             orphans: BTreeMap::new(),
