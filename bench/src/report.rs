@@ -216,8 +216,8 @@ pub fn render(results: &Results) -> String {
     if let Some([import, init, install, ready]) = results.summary.get(&Impl::Bridge).and_then(|b| b.cold_steps_ms) {
         let _ = writeln!(
             out,
-            "\nBridge cold start: import of the package entry and its JS glue {import:.1} ms, init (fetch, compile and instantiate the \
-             wasm) {init:.1} ms, install {install:.2} ms, until `modelContext.ready` {ready:.1} ms."
+            "\nBridge cold start: import of the package entry (with the JS glue) {import:.1} ms, init (fetch, compile \
+             and instantiate the wasm) {init:.1} ms, install {install:.2} ms, until `modelContext.ready` {ready:.1} ms."
         );
     }
     out.push_str("\n## Download sizes\n\n");
