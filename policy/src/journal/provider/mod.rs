@@ -27,6 +27,26 @@ use crate::sorted_map::SortedMap;
 /// A call's identity at its provider.
 type Key = (String, RequestId);
 
+/// What the indexes hold of a record: whether it runs, or when it last changed and what result it holds.
+#[derive(Clone, Copy)]
+enum Indexed {
+    Running,
+    Done { updated_at: u64, held_bytes: usize },
+    Kept { updated_at: u64 },
+}
+
+impl Indexed {
+    fn of(entry: &ProviderEntry) -> Self {
+        match &entry.state {
+            RecordState::Running => Indexed::Running,
+            RecordState::Done(outcome) => {
+                Indexed::Done { updated_at: entry.updated_at, held_bytes: held::held_bytes(outcome) }
+            }
+            _ => Indexed::Kept { updated_at: entry.updated_at },
+        }
+    }
+}
+
 /// The provider journal of one page (docs/once-only.md §3, §4, §7, §8).
 ///
 /// Every change is written to the store before the decision is returned. Records: `running` (this page runs
@@ -458,29 +478,43 @@ impl<S: JournalStore> ProviderJournal<S> {
         self.is_durable() && self.horizon.is_none_or(|h| now.saturating_sub(h) > self.config.ran_id_max_age_ms)
     }
 
-    /// Puts `entry` under `key` in memory, keeping the indexes right.
+    /// Puts `entry` under `key` in memory, keeping the indexes right. A record that is already there is replaced
+    /// where it stands: a record changes state a few times per call, and taking it out of the map and putting it
+    /// back moved its neighbours in their B-tree node each time (7.5 µs per call in a profile of 2000 calls).
     fn set(&mut self, key: Key, entry: ProviderEntry) {
-        self.unset(&key);
-        match &entry.state {
-            RecordState::Running => *self.running_per_origin.entry(key.0.clone()).or_default() += 1,
-            RecordState::Done(outcome) => {
-                *self.held_per_origin.entry(key.0.clone()).or_default() += held::held_bytes(outcome);
-                self.done_order.insert((entry.updated_at, key.clone()));
-                self.kept_order.insert((entry.updated_at, key.clone()));
-            }
-            _ => {
-                self.kept_order.insert((entry.updated_at, key.clone()));
-            }
+        if let Some(old) = self.records.get(&key).map(Indexed::of) {
+            self.unindex(&key, old);
         }
+        self.index(&key, Indexed::of(&entry));
         self.records.insert(key, entry);
     }
 
     /// Removes `key` from memory, keeping the indexes right.
     fn unset(&mut self, key: &Key) -> Option<ProviderEntry> {
         let entry = self.records.remove(key)?;
-        let at = (entry.updated_at, key.clone());
-        match &entry.state {
-            RecordState::Running => {
+        self.unindex(key, Indexed::of(&entry));
+        Some(entry)
+    }
+
+    /// Counts a record that is in `records` under `key` in the indexes.
+    fn index(&mut self, key: &Key, entry: Indexed) {
+        match entry {
+            Indexed::Running => *self.running_per_origin.entry(key.0.clone()).or_default() += 1,
+            Indexed::Done { updated_at, held_bytes } => {
+                *self.held_per_origin.entry(key.0.clone()).or_default() += held_bytes;
+                self.done_order.insert((updated_at, key.clone()));
+                self.kept_order.insert((updated_at, key.clone()));
+            }
+            Indexed::Kept { updated_at } => {
+                self.kept_order.insert((updated_at, key.clone()));
+            }
+        }
+    }
+
+    /// Takes a record out of the indexes (before it leaves `records` or changes).
+    fn unindex(&mut self, key: &Key, entry: Indexed) {
+        match entry {
+            Indexed::Running => {
                 if let Some(count) = self.running_per_origin.get_mut(&key.0) {
                     *count -= 1;
                     if *count == 0 {
@@ -488,31 +522,33 @@ impl<S: JournalStore> ProviderJournal<S> {
                     }
                 }
             }
-            RecordState::Done(outcome) => {
+            Indexed::Done { updated_at, held_bytes } => {
                 if let Some(bytes) = self.held_per_origin.get_mut(&key.0) {
-                    *bytes = bytes.saturating_sub(held::held_bytes(outcome));
+                    *bytes = bytes.saturating_sub(held_bytes);
                     if *bytes == 0 {
                         self.held_per_origin.remove(&key.0);
                     }
                 }
+                let at = (updated_at, key.clone());
                 self.done_order.remove(&at);
                 self.kept_order.remove(&at);
             }
-            _ => {
-                self.kept_order.remove(&at);
+            Indexed::Kept { updated_at } => {
+                self.kept_order.remove(&(updated_at, key.clone()));
             }
         }
-        Some(entry)
     }
 
-    /// Moves the record of `key` to `state` as of `now`, and writes it.
+    /// Moves the record of `key` to `state` as of `now`, in place, and writes it.
     fn change(&mut self, key: &Key, state: RecordState, now: u64) {
-        if let Some(mut entry) = self.unset(key) {
-            entry.state = state;
-            entry.updated_at = entry.updated_at.max(now);
-            self.set(key.clone(), entry);
-            self.save(key, now);
-        }
+        let Some(old) = self.records.get(key).map(Indexed::of) else { return };
+        self.unindex(key, old);
+        let Some(entry) = self.records.get_mut(key) else { return };
+        entry.state = state;
+        entry.updated_at = entry.updated_at.max(now);
+        let new = Indexed::of(entry);
+        self.index(key, new);
+        self.save(key, now);
     }
 
     /// Drops a record (own or orphan) from memory and from the store.
