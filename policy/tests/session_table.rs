@@ -21,7 +21,7 @@ use webmcp_policy::journal::{CallOutcome, OutcomeStatus};
 use webmcp_policy::session::{
     Effect, Input, ListedTool, Locator, ObservedStatus, PeerId, RunId, RunResult, WaiterId, WindowId,
 };
-use webmcp_policy::{ArgSchema, ErrorCategory, ErrorKind, ToolError};
+use webmcp_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError};
 
 const SHOP: &str = "https://shop.example";
 const WIDGET: &str = "https://widget.example";
@@ -284,6 +284,55 @@ fn answers_on_a_port_leave_in_batches_of_16_while_the_task_goes_on() {
         })
         .collect();
     assert_eq!(answered, (0..64).map(|i| format!("c_{i}")).collect::<Vec<_>>());
+}
+
+#[test]
+fn port_batches_stay_within_the_byte_limit() {
+    // A peer refuses a batch over `max_batch_bytes` unread: answers that together pass it go in several batches.
+    let limits = Limits { max_batch_bytes: 2_000, ..Limits::default() };
+    let mut page = Page::with_limits(SHOP, WIDGET, 1, limits);
+    page.open();
+    page.register(tool("add"));
+    let port = page.port();
+    page.task(with_port(2, WIDGET, &Message::Connect { request_id: rid("p_1") }, port));
+    let requests: Vec<String> = (0..10).map(|i| execute_request(&format!("c_{i}"), "add", "{}").encode()).collect();
+    let effects = page.task(Input::PortBatch { port, text: format!("[{}]", requests.join(",")) });
+    let runs: Vec<RunId> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::RunTool { run, .. } => Some(*run),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(runs.len(), 10, "{effects:?}");
+    // Ten answers of over 300 bytes in one task: more than the limit, fewer than 16 answers.
+    let mut batches = Vec::new();
+    for run in runs {
+        let result = RunResult::Returned(format!("\"{}\"", "r".repeat(300)));
+        batches.extend(page.handle(Input::ToolSettled { run, result }));
+    }
+    batches.extend(page.handle(Input::EndOfTask));
+    let batches: Vec<String> = batches
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::PostBatch { batch, .. } => Some(batch),
+            _ => None,
+        })
+        .collect();
+    let total: usize = batches.iter().map(String::len).sum();
+    assert!(total > 2_000 && batches.len() >= 2, "{} batches, {total} bytes", batches.len());
+    for batch in &batches {
+        assert!(batch.len() <= 2_000, "a batch of {} bytes", batch.len());
+    }
+    let answered: Vec<String> = batches
+        .iter()
+        .flat_map(|batch| session_support::batch_messages(batch))
+        .filter_map(|m| match m {
+            Message::ExecuteResponse(ExecuteResponse { request_id, .. }) => Some(request_id.as_str().to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answered, (0..10).map(|i| format!("c_{i}")).collect::<Vec<_>>());
 }
 
 #[test]

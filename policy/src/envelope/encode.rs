@@ -224,30 +224,39 @@ pub fn encode_batch(messages: &[Message]) -> String {
 /// The messages as as few port batches as the limits allow (`Limits::max_batch_len` messages and
 /// `Limits::max_batch_bytes` bytes each, a single larger message getting a batch of its own), in order.
 pub fn encode_batches(messages: &[Message], limits: &Limits) -> Vec<String> {
+    let mut encoded: Vec<String> = messages.iter().map(Message::encode).collect();
     let mut batches = Vec::new();
-    let mut batch = String::from("[");
-    let mut len = 0;
-    let mut one = String::new();
-    for message in messages {
-        one.clear();
-        message.encode_into(&mut one);
-        let full = len >= limits.max_batch_len.max(1) || batch.len() + 1 + one.len() + 1 > limits.max_batch_bytes;
-        if len > 0 && full {
-            batch.push(']');
-            batches.push(std::mem::replace(&mut batch, String::from("[")));
-            len = 0;
-        }
-        if len > 0 {
-            batch.push(',');
-        }
-        batch.push_str(&one);
-        len += 1;
-    }
-    if len > 0 {
-        batch.push(']');
-        batches.push(batch);
+    while !encoded.is_empty() {
+        batches.push(take_batch(&mut encoded, limits.max_batch_len, limits.max_batch_bytes));
     }
     batches
+}
+
+/// One port batch from the front of `encoded` (envelopes already encoded, in order): as many as fit in `max_len`
+/// envelopes and `max_bytes` bytes (brackets and commas counted), at least one (a single larger envelope gets a
+/// batch of its own). They leave `encoded`.
+pub fn take_batch(encoded: &mut Vec<String>, max_len: usize, max_bytes: usize) -> String {
+    // `[`, then each envelope with the comma before it; the `]` is counted when the next one is weighed.
+    let mut size = 1;
+    let mut take = 0;
+    for envelope in encoded.iter() {
+        let comma = usize::from(take > 0);
+        if take > 0 && (take >= max_len.max(1) || size + comma + envelope.len() + 1 > max_bytes) {
+            break;
+        }
+        size += comma + envelope.len();
+        take += 1;
+    }
+    let mut batch = String::with_capacity(size + 1);
+    batch.push('[');
+    for (i, envelope) in encoded.drain(..take).enumerate() {
+        if i > 0 {
+            batch.push(',');
+        }
+        batch.push_str(&envelope);
+    }
+    batch.push(']');
+    batch
 }
 
 #[cfg(test)]

@@ -51,7 +51,7 @@ mod shape;
 
 pub use build::{ThrownError, cap_result};
 pub use decode::{Decoded, decode, decode_batch, decode_value};
-pub use encode::{encode_batch, encode_batches};
+pub use encode::{encode_batch, encode_batches, take_batch};
 pub use error::{EnvelopeError, ErrorCategory, FieldProblem, Problem};
 pub use json::{JsonKind, SyntaxError};
 pub use json_text::{JsonError, JsonText};

@@ -2,7 +2,7 @@
 //! carries its kind of message, or as a window message addressed to the peer's exact origin; and what waits for
 //! the end of the task (port batches, acknowledgements, announcements).
 
-use crate::envelope::Message;
+use crate::envelope::{Message, take_batch};
 use crate::ids::RequestId;
 use crate::journal::JournalStore;
 use crate::session::ids::PeerId;
@@ -35,12 +35,13 @@ impl<S: JournalStore> Session<S> {
             return self.ask_end_of_task();
         }
         let early = EARLY_BATCH_LEN.min(self.config.limits.max_batch_len.max(1));
+        let max_bytes = self.config.limits.max_batch_bytes;
         // A native peer is reached through native's `executeTool` only (see `calls.rs`), never by message.
         let Some(peer) = self.peers.get_mut(peer_id).filter(|p| !p.gone && !p.native) else { return };
         if let Some(link) = side.and_then(|side| peer.link_mut(side)) {
             link.outbox.push(message.encode());
-            if link.outbox.len() >= early {
-                let batch = take_batch(&mut link.outbox, early);
+            while link.outbox.len() >= early {
+                let batch = take_batch(&mut link.outbox, early, max_bytes);
                 self.effects.push_back(Effect::PostBatch { port: link.port, batch });
             }
             return self.ask_end_of_task();
@@ -127,12 +128,13 @@ impl<S: JournalStore> Session<S> {
         if !self.acks.is_empty() {
             self.timers.set_once(Timer::Acks, self.now + ACK_DELAY_MS);
         }
-        let max_len = self.config.limits.max_batch_len.max(1);
+        let (max_len, max_bytes) = (self.config.limits.max_batch_len, self.config.limits.max_batch_bytes);
         let mut batches = Vec::new();
         for peer in self.peers.iter_mut() {
             for link in [peer.ours.as_mut(), peer.theirs.as_mut()].into_iter().flatten() {
                 while !link.outbox.is_empty() {
-                    batches.push(Effect::PostBatch { port: link.port, batch: take_batch(&mut link.outbox, max_len) });
+                    let batch = take_batch(&mut link.outbox, max_len, max_bytes);
+                    batches.push(Effect::PostBatch { port: link.port, batch });
                 }
             }
         }
@@ -143,20 +145,4 @@ impl<S: JournalStore> Session<S> {
             self.on_message(from, message, None);
         }
     }
-}
-
-/// The first `max_len` envelopes of `outbox` (all, when fewer) as one batch: a JSON array of them, in order.
-fn take_batch(outbox: &mut Vec<String>, max_len: usize) -> String {
-    let take = outbox.len().min(max_len);
-    let size = outbox[..take].iter().map(|e| e.len() + 1).sum::<usize>() + 2;
-    let mut batch = String::with_capacity(size);
-    batch.push('[');
-    for (i, envelope) in outbox.drain(..take).enumerate() {
-        if i > 0 {
-            batch.push(',');
-        }
-        batch.push_str(&envelope);
-    }
-    batch.push(']');
-    batch
 }

@@ -91,7 +91,13 @@ impl Page<MemoryStore> {
 
 impl<S: JournalStore> Page<S> {
     pub fn with_seed(origin: &str, expose: &str, seed: u64) -> Self {
-        let config = Config::new(origin, OriginList::parse(expose).expect("a valid expose-tools-to list"));
+        Page::with_limits(origin, expose, seed, Limits::default())
+    }
+
+    /// A page with other message and flood limits.
+    pub fn with_limits(origin: &str, expose: &str, seed: u64, limits: Limits) -> Self {
+        let mut config = Config::new(origin, OriginList::parse(expose).expect("a valid expose-tools-to list"));
+        config.limits = limits;
         Self { session: Session::new(config, Box::new(Seeded::new(seed))), effects: Vec::new(), now: T0 }
     }
 
