@@ -103,6 +103,7 @@ pub(crate) fn escaped_len(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::next;
 
     /// The byte-at-a-time definitions the scans must agree with.
     fn naive_hints(text: &str) -> Hints {
@@ -120,17 +121,6 @@ mod tests {
                 c => c.len_utf8(),
             })
             .sum()
-    }
-
-    /// A small deterministic generator (xorshift), so that failures replay.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
     }
 
     /// Texts made of pieces that matter to the scans, at every offset against the 8-byte words.
@@ -165,13 +155,13 @@ mod tests {
             "@",
             "{\"__proto__\":1}",
         ];
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut state = 0x9e37_79b9_7f4a_7c15;
         let mut out = vec![String::new()];
         for _ in 0..4000 {
             let mut text = String::new();
-            let len = rng.next() % 40;
+            let len = next(&mut state) % 40;
             for _ in 0..len {
-                text.push_str(pieces[(rng.next() % pieces.len() as u64) as usize]);
+                text.push_str(pieces[(next(&mut state) % pieces.len() as u64) as usize]);
             }
             out.push(text);
         }

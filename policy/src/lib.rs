@@ -23,6 +23,8 @@ pub mod outcome;
 pub mod schema;
 pub mod session;
 pub mod sorted_map;
+#[cfg(test)]
+mod test_rng;
 
 pub use ids::{IdError, RequestId, ToolName};
 pub use outcome::{ErrorKind, RetryAfter, ToolError};

@@ -64,11 +64,6 @@ impl<K, V> SortedMap<K, V> {
         self.values.iter()
     }
 
-    /// The values in key order, mutable.
-    pub fn values_mut(&mut self) -> slice::IterMut<'_, V> {
-        self.values.iter_mut()
-    }
-
     /// The entry of the smallest key.
     pub fn first_key_value(&self) -> Option<(&K, &V)> {
         self.keys.first().zip(self.values.first())
@@ -160,15 +155,6 @@ impl<K: Ord, V> SortedMap<K, V> {
         let at = self.position(&key);
         Entry { map: self, at, key }
     }
-
-    /// The entries from `from` (included) on, in key order.
-    pub fn range_from<Q: Ord + ?Sized>(&self, from: &Q) -> Zip<slice::Iter<'_, K>, slice::Iter<'_, V>>
-    where
-        K: Borrow<Q>,
-    {
-        let start = self.position(from).unwrap_or_else(|at| at);
-        self.keys[start..].iter().zip(self.values[start..].iter())
-    }
 }
 
 /// One key's place in a [`SortedMap`], filled or not.
@@ -244,38 +230,6 @@ impl<K: Ord, V> Extend<(K, V)> for SortedMap<K, V> {
         for (key, value) in entries {
             self.insert(key, value);
         }
-    }
-}
-
-/// Written as a map (a JSON object for serde_json), as `BTreeMap` is.
-impl<K: serde::Serialize, V: serde::Serialize> serde::Serialize for SortedMap<K, V> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.iter())
-    }
-}
-
-/// Read from a map; a key given twice keeps its last value, as `BTreeMap` does.
-impl<'de, K: serde::Deserialize<'de> + Ord, V: serde::Deserialize<'de>> serde::Deserialize<'de> for SortedMap<K, V> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct MapVisitor<K, V>(std::marker::PhantomData<(K, V)>);
-
-        impl<'de, K: serde::Deserialize<'de> + Ord, V: serde::Deserialize<'de>> serde::de::Visitor<'de> for MapVisitor<K, V> {
-            type Value = SortedMap<K, V>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a map")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut entries: A) -> Result<Self::Value, A::Error> {
-                let mut map = SortedMap::new();
-                while let Some((key, value)) = entries.next_entry()? {
-                    map.insert(key, value);
-                }
-                Ok(map)
-            }
-        }
-
-        deserializer.deserialize_map(MapVisitor(std::marker::PhantomData))
     }
 }
 
@@ -394,15 +348,8 @@ impl<T: Ord> Extend<T> for SortedSet<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::next;
     use std::collections::{BTreeMap, BTreeSet};
-
-    /// A small deterministic generator (xorshift), so that the comparison below needs no dependency.
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
 
     #[test]
     fn the_map_does_what_a_btree_map_does() {
@@ -425,8 +372,6 @@ mod tests {
                 _ => assert_eq!(ours.get(&key), theirs.get(&key)),
             }
             assert!(ours.iter().eq(theirs.iter()));
-            let start = (next(&mut state) % 300) as u16;
-            assert!(ours.range_from(&start).eq(theirs.range(start..)));
             assert_eq!(ours.first_key_value(), theirs.first_key_value());
         }
     }
