@@ -235,23 +235,19 @@ impl<S: JournalStore> Session<S> {
         }
     }
 
-    /// Announces this page's call `wire_id` as running to the other pages of the origin, when one listens (the
-    /// announcement is not even made otherwise: this runs for every call).
+    /// Announces this page's call `wire_id` as running to the other pages of the origin, when one listens.
     pub(crate) fn announce_running(&mut self, wire_id: &RequestId) {
-        if !self.watched {
-            return;
-        }
-        let Some(journals) = self.journals.as_ref() else { return };
-        let Some(entry) = journals.consumer.get(wire_id) else { return };
-        let running = ObservedCall {
-            tab: journals.label.clone(),
-            call_id: entry.call_id().to_owned(),
-            name: entry.tool().to_string(),
-            origin: entry.provider().origin.clone(),
-            status: ObservedStatus::Running,
-            duration_ms: None,
-        };
-        self.announce(running);
+        self.announce(|journals| {
+            let entry = journals.consumer.get(wire_id)?;
+            Some(ObservedCall {
+                tab: journals.label.clone(),
+                call_id: entry.call_id().to_owned(),
+                name: entry.tool().to_string(),
+                origin: entry.provider().origin.clone(),
+                status: ObservedStatus::Running,
+                duration_ms: None,
+            })
+        });
     }
 
     /// A call settled: its waiters learn the outcome, the page gets a `toolresult` event, the other pages of the
@@ -266,20 +262,16 @@ impl<S: JournalStore> Session<S> {
             self.waiting_on.remove(&waiter);
             self.effects.push_back(Effect::Settle { waiter, outcome: outcome.clone() });
         }
-        // Only when a page listens: the announcement's strings are not even copied otherwise.
-        if self.watched
-            && let Some(journals) = self.journals.as_ref()
-        {
-            let status = ObservedStatus::Settled(outcome.status());
-            self.announce(ObservedCall {
+        self.announce(|journals| {
+            Some(ObservedCall {
                 tab: journals.label.clone(),
                 call_id: call_id.clone(),
                 name: tool.to_string(),
                 origin: provider.origin.clone(),
-                status,
+                status: ObservedStatus::Settled(outcome.status()),
                 duration_ms: Some(duration_ms),
-            });
-        }
+            })
+        });
         let origin = provider.origin.clone();
         self.effects.push_back(Effect::ToolResult(Finished {
             call_id,

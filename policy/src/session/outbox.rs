@@ -7,6 +7,7 @@ use crate::ids::RequestId;
 use crate::journal::JournalStore;
 use crate::session::ids::PeerId;
 use crate::session::io::Effect;
+use crate::session::journals::Journals;
 use crate::session::peers::{PortSide, Sender, Via};
 use crate::session::timers::{ACK_BATCH, ACK_DELAY_MS, Timer};
 use crate::session::{ObservedCall, Session};
@@ -70,12 +71,14 @@ impl<S: JournalStore> Session<S> {
         }
     }
 
-    /// Tells the other pages of this origin, at the end of the task, how a call of this page stands; nothing
-    /// while no other page listens.
-    pub(crate) fn announce(&mut self, call: ObservedCall) {
+    /// Tells the other pages of this origin, at the end of the task, how a call of this page stands: the
+    /// announcement `make` builds from the journals. Nothing while no other page listens, and then `make` is not
+    /// even called: this runs for every call, and an announcement copies four strings.
+    pub(crate) fn announce(&mut self, make: impl FnOnce(&Journals<S>) -> Option<ObservedCall>) {
         if !self.watched {
             return;
         }
+        let Some(call) = self.journals.as_ref().and_then(make) else { return };
         self.announcements.push(call);
         self.ask_end_of_task();
     }
