@@ -9,14 +9,13 @@
 //! too, in place of native's own tool for the form (see `register_with_native`).
 
 use std::cell::RefCell;
-use webmcp_policy::sorted_map::SortedMap;
 
 use thiserror::Error;
 use wasm_bindgen::prelude::*;
 use webmcp_policy::schema::SchemaError;
-use webmcp_policy::{ArgSchema, IdError, JsonText, Limits, ToolName};
-
 use webmcp_policy::session::{Registration, ToolSpec};
+use webmcp_policy::sorted_map::SortedMap;
+use webmcp_policy::{ArgSchema, IdError, JsonText, Limits, ToolName};
 
 use crate::driver::{Driver, Handler, with_driver};
 use crate::{BridgeError, console};

@@ -1,13 +1,12 @@
 //! The browser objects the driver holds for the session, under the ids the session knows them by: windows, ports,
 //! the page's callers, tool runs, and the page's tools.
 
-use webmcp_policy::sorted_map::SortedMap;
-
 use gloo_events::EventListener;
 use wasm_bindgen::JsValue;
 use webmcp_policy::RequestId;
 use webmcp_policy::journal::CallOutcome;
 use webmcp_policy::session::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowFacts, WindowId};
+use webmcp_policy::sorted_map::SortedMap;
 
 use crate::RemoteTool;
 use crate::oneshot;

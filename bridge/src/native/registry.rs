@@ -3,11 +3,11 @@
 //! nothing here reaches for it (module `native` above holds what needs the driver).
 
 use std::cell::RefCell;
-use webmcp_policy::sorted_map::SortedMap;
 
 use wasm_bindgen::prelude::*;
 use webmcp_policy::envelope::ToolDescriptor;
 use webmcp_policy::session::Registration;
+use webmcp_policy::sorted_map::SortedMap;
 
 use crate::tool_types::{Handler, ToolFuture};
 use crate::user::{error_to_js, page_value};

@@ -1,7 +1,6 @@
 //! Reading the fields of a located envelope, by message type, into a typed [`Message`] or a refusal that names
 //! the field and says what is wrong with it.
 
-use crate::sorted_map::SortedSet;
 use std::borrow::Cow;
 
 use serde_json::value::RawValue;
@@ -21,6 +20,7 @@ use crate::limits::Limits;
 use crate::outcome::{
     ErrorKind, MAX_ERROR_MESSAGE_CHARS, RetryAfter, ToolError, cap_error_message, standard_error_name, status_from_json,
 };
+use crate::sorted_map::SortedSet;
 
 /// Turns a located envelope into a message or a refusal.
 pub(super) fn interpret(read: Read<'_>, limits: &Limits) -> Result<Decoded, EnvelopeError> {

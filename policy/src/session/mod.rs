@@ -58,7 +58,6 @@ mod random;
 mod recovery;
 mod timers;
 
-use crate::sorted_map::SortedMap;
 use std::collections::{BTreeMap, VecDeque};
 
 pub use catalog::RegisterError;
@@ -76,6 +75,7 @@ use crate::ids::RequestId;
 use crate::journal::JournalStore;
 use crate::limits::Limits;
 use crate::origin::OriginList;
+use crate::sorted_map::SortedMap;
 use catalog::Catalog;
 use io::Asked;
 use journals::{Deferred, Journals};

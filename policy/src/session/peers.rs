@@ -1,11 +1,10 @@
 //! The windows this page talks to, each at one origin, and how: window messages addressed to the window's exact
 //! origin, or private ports set up between two bridges (docs/protocol.md, `WEBMCP_CONNECT`), one per direction.
 
-use crate::sorted_map::SortedMap;
-
 use crate::envelope::{Message, ToolDescriptor};
 use crate::ids::RequestId;
 use crate::session::ids::{Locator, PeerId, PortId, WindowId};
+use crate::sorted_map::SortedMap;
 
 /// Which private port of a peer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
