@@ -40,12 +40,18 @@ wasm-bindgen --target web --remove-name-section --remove-producers-section --out
 # the same module, so that warning is silenced.)
 bundle_dir="$ROOT/tools/bundle"
 npm_ci_when_changed "$bundle_dir"
+# bundle <module in $tmp> [esbuild options...]: replaces the module by itself with everything it imports.
+bundle() {
+  local name=$1
+  shift
+  "$bundle_dir/node_modules/.bin/esbuild" "$tmp/$name" --bundle --format=esm --target=es2022 --legal-comments=none \
+    --log-level=warning --log-override:duplicate-object-key=silent "$@" --outfile="$tmp/bundled.$name" \
+    || die "esbuild could not bundle $name"
+  mv "$tmp/bundled.$name" "$tmp/$name"
+}
 minify=()
 [ $profile = release ] && minify=(--minify --keep-names)
-"$bundle_dir/node_modules/.bin/esbuild" "$tmp/webmcp_bridge.js" --bundle --format=esm --target=es2022 \
-  --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent "${minify[@]}" \
-  --outfile="$tmp/webmcp_bridge.bundled.js" || die "esbuild could not bundle the glue"
-mv "$tmp/webmcp_bridge.bundled.js" "$tmp/webmcp_bridge.js"
+bundle webmcp_bridge.js ${minify[@]+"${minify[@]}"}
 rm -rf "$tmp/snippets"
 # The package's own files (the entry with its checks, the React hook, types) and the texts npm shows and ships.
 cp "$ROOT"/bridge/npm/{index.js,index.d.ts,react.js,react.d.ts,wasm.d.ts,README.md} "$tmp/"
@@ -55,10 +61,7 @@ cp "$ROOT"/bridge/npm/{index.js,index.d.ts,react.js,react.d.ts,wasm.d.ts,README.
 # package for pages that import the wasm-bindgen module itself, as the demo does.
 entry_minify=()
 [ $profile = release ] && entry_minify=(--minify-whitespace --minify-syntax)
-"$bundle_dir/node_modules/.bin/esbuild" "$tmp/index.js" --bundle --format=esm --target=es2022 \
-  --legal-comments=none --log-level=warning --log-override:duplicate-object-key=silent "${entry_minify[@]}" \
-  --outfile="$tmp/index.bundled.js" || die "esbuild could not bundle the entry"
-mv "$tmp/index.bundled.js" "$tmp/index.js"
+bundle index.js ${entry_minify[@]+"${entry_minify[@]}"}
 cp "$ROOT"/{LICENSE-MIT,LICENSE-APACHE,CHANGELOG.md} "$tmp/"
 rm -f "$tmp/webmcp_bridge_bg.wasm.d.ts"
 # One version for the crates and the package: the workspace's.

@@ -1,6 +1,6 @@
 // Cold start: on a freshly opened page (nothing cached: the server says no-store), the time from importing a
 // library's module to the moment it is ready to call. For the bridge, the steps are timed apart: import of the
-// package's entry (index.js, which imports the JS glue), init (fetching, compiling and instantiating the wasm),
+// package's entry (index.js, which carries the JS glue), init (fetching, compiling and instantiating the wasm),
 // install, and `modelContext.ready`.
 import { BRIDGE_OPTIONS } from "/lib/bridge-options.js";
 
