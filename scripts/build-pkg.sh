@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the npm package of the bridge (@webmcp-bridge/web) into bridge/pkg: the wasm-bindgen ES module and .wasm,
+# Builds the npm package of the bridge (interpane) into bridge/pkg: the wasm-bindgen ES module and .wasm,
 # the entry module and React hook of bridge/npm, types, package.json, licenses. scripts/pack.sh packs it.
 # Usage: scripts/build-pkg.sh [--dev]   (--dev builds the debug profile, for quick iterations)
 #
@@ -16,25 +16,25 @@ profile=release
 [ "${1:-}" = --dev ] && profile=dev
 out="$ROOT/bridge/pkg"
 
-log "building webmcp-bridge for $WASM_TARGET ($profile)"
+log "building interpane for $WASM_TARGET ($profile)"
 if [ $profile = release ]; then
   if [ "$(wasm_mode)" = debian ]; then
     # Only with build-std: the standard library is compiled with the same panic strategy.
     export RUSTFLAGS="${RUSTFLAGS:-} -Zunstable-options -Cpanic=immediate-abort"
   fi
-  wasm_cargo build --profile wasm-release -p webmcp-bridge --lib --quiet
-  wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm-release/webmcp_bridge.wasm"
+  wasm_cargo build --profile wasm-release -p interpane --lib --quiet
+  wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm-release/interpane.wasm"
 else
-  wasm_cargo build -p webmcp-bridge --lib --quiet
-  wasm="$WASM_TARGET_DIR/$WASM_TARGET/debug/webmcp_bridge.wasm"
+  wasm_cargo build -p interpane --lib --quiet
+  wasm="$WASM_TARGET_DIR/$WASM_TARGET/debug/interpane.wasm"
 fi
 
 tmp=$(mktemp -d "$ROOT/bridge/.pkg.XXXXXX")
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
-wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$tmp" --out-name webmcp_bridge "$wasm"
-# wasm-bindgen writes the glue as webmcp_bridge.js plus one module per JS file of the bridge (snippets/, 16 of
-# them): a page would fetch each before its first call. esbuild joins them into webmcp_bridge.js (minified in
+wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$tmp" --out-name interpane "$wasm"
+# wasm-bindgen writes the glue as interpane.js plus one module per JS file of the bridge (snippets/, 16 of
+# them): a page would fetch each before its first call. esbuild joins them into interpane.js (minified in
 # release; names kept, error classes are seen by name).
 # (wasm-bindgen names a snippet once per import in its import object: the duplicate keys esbuild warns about are
 # the same module, so that warning is silenced.)
@@ -51,32 +51,29 @@ bundle() {
 }
 minify=()
 [ $profile = release ] && minify=(--minify --keep-names)
-bundle webmcp_bridge.js ${minify[@]+"${minify[@]}"}
+bundle interpane.js ${minify[@]+"${minify[@]}"}
 rm -rf "$tmp/snippets"
 # The package's own files (the entry with its checks, the React hook, types) and the texts npm shows and ships.
 cp "$ROOT"/bridge/npm/{index.js,index.d.ts,react.js,react.d.ts,wasm.d.ts,README.md} "$tmp/"
 # The entry carries the glue inside it: a page that imports the package fetches one module before the wasm, not
 # the entry and then the module it imports (one round trip less on a cold start). Whitespace and syntax are
-# minified, names are not (the entry's messages and its option list stay readable). webmcp_bridge.js stays in the
+# minified, names are not (the entry's messages and its option list stay readable). interpane.js stays in the
 # package for pages that import the wasm-bindgen module itself, as the demo does.
 entry_minify=()
 [ $profile = release ] && entry_minify=(--minify-whitespace --minify-syntax)
 bundle index.js ${entry_minify[@]+"${entry_minify[@]}"}
 cp "$ROOT"/{LICENSE-MIT,LICENSE-APACHE,CHANGELOG.md} "$tmp/"
-rm -f "$tmp/webmcp_bridge_bg.wasm.d.ts"
+rm -f "$tmp/interpane_bg.wasm.d.ts"
 # One version for the crates and the package: the workspace's.
 version=$(awk -F'"' '/^version = /{print $2; exit}' "$ROOT/Cargo.toml")
-repository=$(awk -F'"' '/^repository = /{print $2; exit}' "$ROOT/Cargo.toml")
 cat > "$tmp/package.json" <<JSON
 {
-  "name": "@webmcp-bridge/web",
+  "name": "interpane",
   "version": "$version",
   "description": "Expose WebMCP tools to other windows and call theirs, over postMessage, safely.",
   "keywords": ["webmcp", "mcp", "postMessage", "iframe", "modelContext", "wasm"],
   "license": "MIT OR Apache-2.0",
-  "repository": { "type": "git", "url": "git+$repository.git" },
-  "homepage": "$repository#readme",
-  "bugs": "$repository/issues",
+  "homepage": "https://docs.rs/interpane",
   "type": "module",
   "main": "./index.js",
   "module": "./index.js",
@@ -84,12 +81,12 @@ cat > "$tmp/package.json" <<JSON
   "exports": {
     ".": { "types": "./index.d.ts", "default": "./index.js" },
     "./react": { "types": "./react.d.ts", "default": "./react.js" },
-    "./wasm": { "types": "./wasm.d.ts", "default": "./webmcp_bridge_bg.wasm" },
+    "./wasm": { "types": "./wasm.d.ts", "default": "./interpane_bg.wasm" },
     "./package.json": "./package.json"
   },
   "files": [
     "index.js", "index.d.ts", "react.js", "react.d.ts", "wasm.d.ts",
-    "webmcp_bridge.js", "webmcp_bridge.d.ts", "webmcp_bridge_bg.wasm",
+    "interpane.js", "interpane.d.ts", "interpane_bg.wasm",
     "LICENSE-MIT", "LICENSE-APACHE", "CHANGELOG.md"
   ],
   "sideEffects": false,
@@ -100,4 +97,4 @@ JSON
 rm -rf "$out"
 mv "$tmp" "$out"
 trap - EXIT
-log "package ready in ${out#"$ROOT"/}: $(du -b "$out/webmcp_bridge_bg.wasm" | cut -f1) bytes of wasm"
+log "package ready in ${out#"$ROOT"/}: $(du -b "$out/interpane_bg.wasm" | cut -f1) bytes of wasm"

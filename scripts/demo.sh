@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and serves the multi-origin demo on loopback until Ctrl-C, printing the URLs to open.
 #
-#   scripts/demo.sh [webmcp-demo options]     serve (e.g. --ports 9401,9402,9403,9404; see --help)
+#   scripts/demo.sh [interpane-demo options]     serve (e.g. --ports 9401,9402,9403,9404; see --help)
 #   scripts/demo.sh --check                   drive headless Chromium through the demo scenario instead: prints a
 #                                             table of checks, exits 0 only when every check passed
 #   scripts/demo.sh --check --screenshot PATH the same, and save a PNG of the shop (docs/demo.png in the README)
@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# shop_url [webmcp-demo options]: the shop's URL with the ports the options give (default 8401).
+# shop_url [interpane-demo options]: the shop's URL with the ports the options give (default 8401).
 shop_url() {
   local port=8401
   while [ $# -gt 0 ]; do
@@ -64,7 +64,7 @@ if $check; then
     # The native mode is asked for with --native only, not inherited from the caller's environment.
     unset E2E_NATIVE
   fi
-  exec cargo run --release --quiet -p webmcp-e2e --bin demo-check -- ${args[@]+"${args[@]}"}
+  exec cargo run --release --quiet -p interpane-e2e --bin demo-check -- ${args[@]+"${args[@]}"}
 fi
 if $native; then
   shop=$(shop_url ${args[@]+"${args[@]}"})
@@ -72,4 +72,4 @@ if $native; then
   log "  chromium --enable-features=WebMCP --user-data-dir=\"\$(mktemp -d)\" $shop"
   log "then document.modelContext in the shop is the bridge's, on top of the browser's own (docs/native.md)"
 fi
-exec cargo run --release --quiet -p webmcp-demo-sites --bin webmcp-demo -- ${args[@]+"${args[@]}"}
+exec cargo run --release --quiet -p interpane-demo-sites --bin interpane-demo -- ${args[@]+"${args[@]}"}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs the npm package: the exact tarball `npm publish` would upload, into target/pack/.
 # Usage: scripts/pack.sh [--no-build]   (--no-build packs the bridge/pkg already built by scripts/build-pkg.sh)
-# Publishing is then: npm publish target/pack/webmcp-bridge-web-<version>.tgz --access public
+# Publishing is then: npm publish target/pack/interpane-<version>.tgz --access public
 set -euo pipefail
 LOG_TAG=pack
 source "$(dirname "$0")/lib.sh"

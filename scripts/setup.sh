@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes a fresh Debian 12 machine ready to build and test webmcp-bridge, and does nothing slow when it already is:
+# Makes a fresh Debian 12 machine ready to build and test interpane, and does nothing slow when it already is:
 #   - a wasm32 standard library (rustup's target if installed, else Debian's rustc-web + rust-web-src + lld),
 #   - wasm-bindgen-cli at exactly the version Cargo.lock pins,
 #   - the browser tests' wasm-bindgen-test-runner, with a fix to its HTTP server (tools/wasm-test-runner),

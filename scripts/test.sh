@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every check of webmcp-bridge, installing what it needs first (scripts/setup.sh):
+# Runs every check of interpane, installing what it needs first (scripts/setup.sh):
 # formatting, clippy (native and wasm32), native tests, browser tests (wasm-bindgen-test in headless Chromium),
 # and the end-to-end suites across loopback origins, twice: in Chromium without and with native WebMCP (steps e2e
 # and e2e-native). Prints a summary; exits non-zero on any failure.
@@ -40,13 +40,13 @@ step() {
 
 policy_stays_pure() {
   local bad
-  bad=$(cargo tree -p webmcp-policy -e normal,build --prefix none --format '{p}' | grep -E '^(wasm-bindgen|js-sys|web-sys|gloo)' || true)
+  bad=$(cargo tree -p interpane-policy -e normal,build --prefix none --format '{p}' | grep -E '^(wasm-bindgen|js-sys|web-sys|gloo)' || true)
   if [ -n "$bad" ]; then
-    echo "webmcp-policy must not depend on browser crates, but its tree has:"
+    echo "interpane-policy must not depend on browser crates, but its tree has:"
     echo "$bad"
     return 1
   fi
-  echo "webmcp-policy depends on no browser crate"
+  echo "interpane-policy depends on no browser crate"
 }
 
 browser_tests() {
@@ -62,18 +62,20 @@ step policy-stays-pure policy_stays_pure
 step bridge-module-layers python3 "$ROOT/scripts/module-cycles.py"
 step fmt cargo fmt --all --check
 step clippy-native cargo clippy --workspace --all-targets --locked -- -D warnings
-step clippy-wasm32 wasm_cargo clippy -p webmcp-policy -p webmcp-bridge --all-targets --locked -- -D warnings
-step tests-native cargo test --workspace --exclude webmcp-e2e --locked
+step clippy-wasm32 wasm_cargo clippy -p interpane-policy -p interpane --all-targets --locked -- -D warnings
+step tests-native cargo test --workspace --exclude interpane-e2e --locked
 # The e2e crate's tools (demo-check, wpt-webmcp) have unit tests of their own.
-step tests-tools cargo test -p webmcp-e2e --bins --locked
+step tests-tools cargo test -p interpane-e2e --bins --locked
 step build-pkg "$ROOT/scripts/build-pkg.sh"
+# Both crates and the npm package would be accepted under their names: metadata, contents, the registries' dry runs.
+step publishable "$ROOT/scripts/check-publish.sh"
 step packaging "$ROOT/tests/packaging/run.sh"
-step browser-policy browser_tests webmcp-policy
-step browser-bridge browser_tests webmcp-bridge
+step browser-policy browser_tests interpane-policy
+step browser-bridge browser_tests interpane
 if [ -f "$ROOT/tests/tests/e2e.rs" ]; then
-  step e2e cargo test -p webmcp-e2e --test e2e --locked
+  step e2e cargo test -p interpane-e2e --test e2e --locked
   # The same suite again in Chromium with the browser's own WebMCP (--enable-features=WebMCP): docs/native.md.
-  step e2e-native env E2E_NATIVE=1 cargo test -p webmcp-e2e --test e2e --locked
+  step e2e-native env E2E_NATIVE=1 cargo test -p interpane-e2e --test e2e --locked
 fi
 
 echo

@@ -16,7 +16,7 @@ fi
 wpt=$1
 shift
 ./scripts/build-pkg.sh >&2
-cargo build -q -p webmcp-e2e --bin wpt-webmcp
+cargo build -q -p interpane-e2e --bin wpt-webmcp
 if [[ ${1:-} == --all ]]; then
   ./target/debug/wpt-webmcp "$wpt"
   ./target/debug/wpt-webmcp "$wpt" --native

@@ -4,9 +4,9 @@
 use fantoccini::ClientBuilder;
 use fantoccini::wd::Capabilities;
 use hyper_util::client::legacy::connect::HttpConnector;
+use interpane_e2e::browser::CHROMIUM_ARGS;
+use interpane_e2e::{E2eError, Session};
 use serde_json::json;
-use webmcp_e2e::browser::CHROMIUM_ARGS;
-use webmcp_e2e::{E2eError, Session};
 
 /// Flags added to the harness's: `performance.memory` without the coarse bucketing.
 pub const EXTRA_ARGS: [&str; 1] = ["--enable-precise-memory-info"];

@@ -1,4 +1,4 @@
-//! The command line of `webmcp-bench`.
+//! The command line of `interpane-bench`.
 
 use std::path::PathBuf;
 
@@ -53,9 +53,9 @@ pub struct Options {
 
 /// The text of `--help`.
 pub const USAGE: &str = "\
-webmcp-bench: webmcp-bridge against raw postMessage, a raw MessagePort, penpal and comlink, in headless Chromium.
+interpane-bench: interpane against raw postMessage, a raw MessagePort, penpal and comlink, in headless Chromium.
 
-usage: webmcp-bench [options]      (scripts/bench.sh builds everything first and runs this)
+usage: interpane-bench [options]      (scripts/bench.sh builds everything first and runs this)
 
   --rounds N        rounds, medians reported (default 3)
   --calls N         sequential calls measured per round (default 2000)
@@ -157,13 +157,16 @@ mod tests {
     #[test]
     fn bad_arguments_say_what_to_write() {
         let cases: [(&[&str], &str); 4] = [
-            (&["--rounds", "0"], "--rounds must be a whole number of at least 1, not \"0\" (see webmcp-bench --help)"),
-            (&["--rounds"], "--rounds needs a value (see webmcp-bench --help)"),
-            (&["--fast"], "unknown argument \"--fast\" (see webmcp-bench --help)"),
+            (
+                &["--rounds", "0"],
+                "--rounds must be a whole number of at least 1, not \"0\" (see interpane-bench --help)",
+            ),
+            (&["--rounds"], "--rounds needs a value (see interpane-bench --help)"),
+            (&["--fast"], "unknown argument \"--fast\" (see interpane-bench --help)"),
             (
                 &["--only", "port,grpc"],
                 "unknown implementation \"grpc\": use one of port, window, penpal, comlink, bridge, bridge-window, \
-                 bridge-memory (see webmcp-bench --help)",
+                 bridge-memory (see interpane-bench --help)",
             ),
         ];
         for (args, message) in cases {

@@ -10,7 +10,7 @@ use crate::impls::Impl;
 #[non_exhaustive]
 pub enum BenchError {
     /// The command line is wrong.
-    #[error("{0} (see webmcp-bench --help)")]
+    #[error("{0} (see interpane-bench --help)")]
     Usage(String),
     /// A folder the server must serve is missing.
     #[error("{what} not found at {path}: {hint}")]
@@ -32,7 +32,7 @@ pub enum BenchError {
     },
     /// The browser, chromedriver or a page command failed.
     #[error(transparent)]
-    Browser(#[from] webmcp_e2e::E2eError),
+    Browser(#[from] interpane_e2e::E2eError),
     /// A benchmark page reported an error.
     #[error("the {implementation} page failed while {doing}: {message}")]
     Page {

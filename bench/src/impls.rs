@@ -17,11 +17,11 @@ pub enum Impl {
     Penpal,
     /// comlink 4 over window messages.
     Comlink,
-    /// webmcp-bridge: `getTools`, then `executeTool` (on the private port the two bridges set up).
+    /// interpane: `getTools`, then `executeTool` (on the private port the two bridges set up).
     Bridge,
-    /// webmcp-bridge kept on window messages (the iframe never answers the port offer).
+    /// interpane kept on window messages (the iframe never answers the port offer).
     BridgeWindow,
-    /// Diagnostic: webmcp-bridge on its port with both call journals in memory instead of sessionStorage.
+    /// Diagnostic: interpane on its port with both call journals in memory instead of sessionStorage.
     BridgeMemory,
 }
 
@@ -53,9 +53,9 @@ impl Impl {
             Impl::Window => "hand-written window.postMessage ping-pong",
             Impl::Penpal => "penpal 7.0.6 (port after handshake)",
             Impl::Comlink => "comlink 4.4.2 (window messages)",
-            Impl::Bridge => "webmcp-bridge executeTool (private port)",
-            Impl::BridgeWindow => "webmcp-bridge executeTool (window messages)",
-            Impl::BridgeMemory => "diagnostic: webmcp-bridge, port, journals in memory",
+            Impl::Bridge => "interpane executeTool (private port)",
+            Impl::BridgeWindow => "interpane executeTool (window messages)",
+            Impl::BridgeMemory => "diagnostic: interpane, port, journals in memory",
         }
     }
 

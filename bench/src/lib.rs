@@ -1,15 +1,15 @@
-//! webmcp-bench: measures webmcp-bridge side by side with a hand-written `window.postMessage` ping-pong, a
+//! interpane-bench: measures interpane side by side with a hand-written `window.postMessage` ping-pong, a
 //! hand-written `MessagePort` ping-pong (the floor), penpal and comlink, in one headless Chromium session with a
 //! parent page and a cross-origin iframe on two loopback origins (issue 7, `docs/performance.md`).
 //!
 //! ```no_run
-//! use webmcp_bench::{cli::Options, run};
+//! use interpane_bench::{cli::Options, run};
 //!
-//! # fn main() -> Result<(), webmcp_bench::BenchError> {
-//! let root = webmcp_bench::workspace_root();
+//! # fn main() -> Result<(), interpane_bench::BenchError> {
+//! let root = interpane_bench::workspace_root();
 //! if let Some(options) = Options::parse(&root, ["--rounds".to_owned(), "1".to_owned()])? {
 //!     let results = run(&root, &options)?;
-//!     println!("{}", webmcp_bench::report::render(&results));
+//!     println!("{}", interpane_bench::report::render(&results));
 //! }
 //! # Ok(())
 //! # }
@@ -61,9 +61,10 @@ pub fn run(root: &Path, options: &Options) -> Result<Results, BenchError> {
     let (rounds, profiles) = runtime.block_on(async {
         let server = BenchServer::start(serve_dirs(root, options), (0, 0)).await?;
         eprintln!("[bench] parent {}  iframe {}", server.origins().parent, server.origins().child);
-        let driver =
-            webmcp_e2e::chromedriver::ChromeDriver::start(&webmcp_e2e::chromedriver::ChromeDriver::binary_from_env())?;
-        let session = browser::open(&driver.url(), &webmcp_e2e::browser::chromium_from_env()).await?;
+        let driver = interpane_e2e::chromedriver::ChromeDriver::start(
+            &interpane_e2e::chromedriver::ChromeDriver::binary_from_env(),
+        )?;
+        let session = browser::open(&driver.url(), &interpane_e2e::browser::chromium_from_env()).await?;
         let outcome = async {
             session.open(&server.parent_url("/cold.html?impl=none")).await?;
             let isolated = session.execute("return self.crossOriginIsolated;", vec![]).await?;

@@ -1,15 +1,15 @@
-//! `webmcp-bench`: see `webmcp-bench --help` and docs/performance.md.
+//! `interpane-bench`: see `interpane-bench --help` and docs/performance.md.
 
 use std::process::ExitCode;
 
-use webmcp_bench::cli::{Options, USAGE};
-use webmcp_bench::{BenchError, report, workspace_root};
+use interpane_bench::cli::{Options, USAGE};
+use interpane_bench::{BenchError, report, workspace_root};
 
 fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("webmcp-bench: {error}");
+            eprintln!("interpane-bench: {error}");
             ExitCode::FAILURE
         }
     }
@@ -22,13 +22,13 @@ fn run() -> Result<(), BenchError> {
         return Ok(());
     };
     if options.serve_only {
-        return webmcp_bench::serve(&root, &options);
+        return interpane_bench::serve(&root, &options);
     }
     if let Some(path) = &options.report_of {
-        println!("{}", report::render(&webmcp_bench::results::Results::read(path)?));
+        println!("{}", report::render(&interpane_bench::results::Results::read(path)?));
         return Ok(());
     }
-    let results = webmcp_bench::run(&root, &options)?;
+    let results = interpane_bench::run(&root, &options)?;
     results.write(&options.out)?;
     let text = report::render(&results);
     let report_path = options.out.with_file_name("report.md");

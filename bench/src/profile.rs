@@ -7,9 +7,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use interpane_e2e::Session;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use webmcp_e2e::Session;
 
 use crate::cli::Workload;
 use crate::devtools::{self, Connection, Target};
@@ -242,8 +242,8 @@ mod tests {
             ("(idle)", "", "idle"),
             ("(program)", "", "browser work outside JS (messaging, IPC, event dispatch)"),
             ("(garbage collector)", "", "garbage collection"),
-            ("webmcp_policy::envelope::decode", "wasm://wasm/1a2b", "bridge wasm"),
-            ("dlmalloc::malloc", "http://127.0.0.1:1/pkg/webmcp_bridge_bg.wasm", "bridge wasm"),
+            ("interpane_policy::envelope::decode", "wasm://wasm/1a2b", "bridge wasm"),
+            ("dlmalloc::malloc", "http://127.0.0.1:1/pkg/interpane_bg.wasm", "bridge wasm"),
             ("postToWindow", "http://127.0.0.1:1/pkg/snippets/x/js/windows.js", "bridge JS glue"),
             ("connect", "http://127.0.0.1:1/npm/penpal/dist/penpal.mjs", "library JS"),
             ("call", "http://127.0.0.1:1/impls/port.js", "benchmark page JS"),

@@ -113,12 +113,12 @@ pub fn sizes_table(sizes: &Sizes) -> String {
     let mut out = "| download | files | as served | gzip -9 | minified + gzip -9 |\n|---|---|---|---|---|\n".to_owned();
     size_row(&mut out, "penpal", sizes.penpal.as_ref());
     size_row(&mut out, "comlink", sizes.comlink.as_ref());
-    size_row(&mut out, "webmcp-bridge wasm", sizes.bridge_wasm.as_ref());
-    size_row(&mut out, "webmcp-bridge JS glue", sizes.bridge_glue.as_ref());
+    size_row(&mut out, "interpane wasm", sizes.bridge_wasm.as_ref());
+    size_row(&mut out, "interpane JS glue", sizes.bridge_glue.as_ref());
     if let Some(total) = sizes.bridge_download() {
         let _ = writeln!(
             out,
-            "\nwebmcp-bridge download (wasm + JS glue, gzip -9): {} bytes ({:.1} KiB)",
+            "\ninterpane download (wasm + JS glue, gzip -9): {} bytes ({:.1} KiB)",
             thousands(total as f64),
             total as f64 / 1024.0
         );
@@ -149,7 +149,7 @@ pub fn crates_table(groups: &std::collections::BTreeMap<String, u64>, limit: usi
 
 /// The targets with their verdicts.
 pub fn targets_table(results: &Results) -> String {
-    let mut out = "| target (webmcp-bridge on its port) | measured | verdict |\n|---|---|---|\n".to_owned();
+    let mut out = "| target (interpane on its port) | measured | verdict |\n|---|---|---|\n".to_owned();
     for verdict in &results.targets {
         let said = match verdict.met {
             Some(true) => "met",

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
+use interpane_e2e::Session;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use webmcp_e2e::Session;
 
 use crate::cli::Workload;
 use crate::error::BenchError;

@@ -44,7 +44,7 @@ pub struct Sizes {
     pub comlink: Option<Weighed>,
     /// The bridge's `.wasm`.
     pub bridge_wasm: Option<Weighed>,
-    /// The bridge's JavaScript: the entry `index.js`, `webmcp_bridge.js` and its snippets, if any.
+    /// The bridge's JavaScript: the entry `index.js`, `interpane.js` and its snippets, if any.
     pub bridge_glue: Option<Weighed>,
     /// What could not be weighed, and why.
     pub problems: Vec<String>,
@@ -87,22 +87,22 @@ pub fn measure(inputs: &SizeInputs) -> Sizes {
         }
     }
     sizes.bridge_glue = glue;
-    sizes.bridge_wasm = weigh(&inputs.root, &inputs.pkg_dir.join("webmcp_bridge_bg.wasm"), None)
+    sizes.bridge_wasm = weigh(&inputs.root, &inputs.pkg_dir.join("interpane_bg.wasm"), None)
         .map_err(|e| sizes.problems.push(e.to_string()))
         .ok();
     sizes
 }
 
 /// What a page that imports the package downloads besides the wasm: the entry `index.js`; when the entry imports
-/// `webmcp_bridge.js` (a package whose entry does not carry the glue inside it, as build-pkg.sh makes it), that
+/// `interpane.js` (a package whose entry does not carry the glue inside it, as build-pkg.sh makes it), that
 /// module and every `.js` file under `snippets/` too.
 fn glue_files(pkg_dir: &Path) -> Vec<PathBuf> {
     let entry = pkg_dir.join("index.js");
-    let imports_glue = std::fs::read_to_string(&entry).is_ok_and(|text| text.contains("\"./webmcp_bridge.js\""));
+    let imports_glue = std::fs::read_to_string(&entry).is_ok_and(|text| text.contains("\"./interpane.js\""));
     if !imports_glue {
         return vec![entry];
     }
-    let mut files = vec![entry, pkg_dir.join("webmcp_bridge.js")];
+    let mut files = vec![entry, pkg_dir.join("interpane.js")];
     let mut stack = vec![pkg_dir.join("snippets")];
     let mut snippets = Vec::new();
     while let Some(dir) = stack.pop() {
@@ -244,7 +244,7 @@ mod tests {
     #[test]
     fn twiggy_items_fall_into_their_crate() {
         let cases = [
-            ("webmcp_policy::origin::list::OriginList::allows::h1234", "webmcp_policy"),
+            ("interpane_policy::origin::list::OriginList::allows::h1234", "interpane_policy"),
             ("<serde_json::de::Deserializer<R> as serde::de::Deserializer>::deserialize_any", "serde_json"),
             ("<&T as core::fmt::Display>::fmt", "other (tables, types, imports, exports, names without a path)"),
             ("core::fmt::write", "core"),
@@ -252,7 +252,7 @@ mod tests {
             ("data[3]", "data segments"),
             ("data segment \".rodata\"", "data segments"),
             ("\"function names\" subsection", "name section: function names"),
-            ("webmcp_policy[396b7fd504af67fa]::envelope::fields::interpret", "webmcp_policy"),
+            ("interpane_policy[396b7fd504af67fa]::envelope::fields::interpret", "interpane_policy"),
             ("<idna[552b30a26f8d95d7]::uts46::Uts46>::process_innermost", "idna"),
             ("custom section 'name'", "custom section name"),
             ("__wbg_postMessage_abc", "wasm-bindgen shims"),
@@ -269,7 +269,7 @@ mod tests {
         let csv = "Name,ShallowSize,ShallowSizePercent\n\
                    core::fmt::write,100,1.0\n\
                    \"<alloc::vec::Vec<T, A> as core::ops::Drop>::drop\",40,0.4\n\
-                   \"webmcp_policy::a::<impl x, y>::f\",30,0.3\n\
+                   \"interpane_policy::a::<impl x, y>::f\",30,0.3\n\
                    core::str::from_utf8,20,0.2\n\
                    data[0],500,5.0\n\
                    \"Σ [5 Total Rows]\",690,6.9\n";
@@ -278,7 +278,7 @@ mod tests {
             ("alloc".to_owned(), 40),
             ("core".to_owned(), 120),
             ("data segments".to_owned(), 500),
-            ("webmcp_policy".to_owned(), 30),
+            ("interpane_policy".to_owned(), 30),
         ]
         .into_iter()
         .collect();
@@ -287,17 +287,17 @@ mod tests {
 
     #[test]
     fn the_glue_is_the_entry_alone_when_the_entry_carries_it() {
-        let dir = std::env::temp_dir().join(format!("webmcp-bench-sizes-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("interpane-bench-sizes-{}", std::process::id()));
         let snippets = dir.join("snippets/x/js");
         std::fs::create_dir_all(&snippets).unwrap();
         std::fs::write(snippets.join("a.js"), "export const a = 1;").unwrap();
-        std::fs::write(dir.join("webmcp_bridge.js"), "export default 1;").unwrap();
+        std::fs::write(dir.join("interpane.js"), "export default 1;").unwrap();
         // An entry that imports the wasm-bindgen module: that module and its snippets are downloaded too.
-        std::fs::write(dir.join("index.js"), "import init from \"./webmcp_bridge.js\";").unwrap();
+        std::fs::write(dir.join("index.js"), "import init from \"./interpane.js\";").unwrap();
         let names = |files: Vec<PathBuf>| -> Vec<String> {
             files.iter().map(|f| f.strip_prefix(&dir).unwrap().display().to_string()).collect()
         };
-        assert_eq!(names(glue_files(&dir)), ["index.js", "webmcp_bridge.js", "snippets/x/js/a.js"]);
+        assert_eq!(names(glue_files(&dir)), ["index.js", "interpane.js", "snippets/x/js/a.js"]);
         // An entry with the glue bundled inside it: the entry alone.
         std::fs::write(dir.join("index.js"), "var e=1;export{e as default};").unwrap();
         assert_eq!(names(glue_files(&dir)), ["index.js"]);

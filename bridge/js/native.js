@@ -86,7 +86,7 @@ export async function nativeGetTools(native, fromOrigins) {
   }
 }
 
-const NATIVE_TOOL = Symbol("webmcp-bridge.nativeTool");
+const NATIVE_TOOL = Symbol("interpane.nativeTool");
 
 // A tool only native listed, shaped like the bridge's tool objects (path "native"), holding native's own object
 // (native refuses forged ones) for executeTool.

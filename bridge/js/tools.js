@@ -30,6 +30,9 @@ export function runTool(token, execute, thisArg, argsText, signal) {
     .then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
 }
 
+// These two keep the names they had before the project was renamed (interpane): a copy of an earlier version in the
+// same page must still find this one, and its tool objects must still be recognised, or two bridges would serve
+// one page.
 export const TOOL_REF = Symbol.for("webmcp-bridge.tool");
 const BRIDGE_KEY = Symbol.for("webmcp-bridge");
 

@@ -5,7 +5,7 @@
 // An audit hook: a function stored under this symbol on the window (by the page, before or after the bridge
 // loads) hears the target origin and the message of every window message the bridge posts. A page cannot see
 // these calls otherwise: `postMessage` on a window of another origin cannot be wrapped.
-const POST_OBSERVER = Symbol.for("webmcp-bridge.postObserver");
+const POST_OBSERVER = Symbol.for("interpane.postObserver");
 
 // Posts to a window of any origin. The target origin is always an exact origin chosen by Rust, never "*".
 export function postToWindow(win, message, targetOrigin, transfer) {

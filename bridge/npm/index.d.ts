@@ -1,9 +1,9 @@
 // The package's entry. The types of the bridge (and the `document.modelContext` global) are in
-// webmcp_bridge.d.ts, generated from the Rust crate; this file declares what index.js exports at runtime.
-import type { InstallOptions, ModelContext, ToolCallError } from "./webmcp_bridge.js";
+// interpane.d.ts, generated from the Rust crate; this file declares what index.js exports at runtime.
+import type { InstallOptions, ModelContext, ToolCallError } from "./interpane.js";
 
-export type * from "./webmcp_bridge.js";
-export { default, initSync } from "./webmcp_bridge.js";
+export type * from "./interpane.js";
+export { default, initSync } from "./interpane.js";
 
 /**
  * Installs the bridge in this page and returns its `document.modelContext` (defined on `document` where the page

@@ -1,9 +1,9 @@
 // The package's entry: the wasm-bindgen module, with the mistakes a first user makes turned into clear words.
-// `init()` loads the WebAssembly module (webmcp_bridge_bg.wasm, next to webmcp_bridge.js, unless given another
+// `init()` loads the WebAssembly module (interpane_bg.wasm, next to interpane.js, unless given another
 // URL or module); `install()` must come after it.
-import wasmInit, { initSync as wasmInitSync, install as wasmInstall } from "./webmcp_bridge.js";
+import wasmInit, { initSync as wasmInitSync, install as wasmInstall } from "./interpane.js";
 
-const PREFIX = "webmcp-bridge:";
+const PREFIX = "interpane:";
 const KNOWN_OPTIONS = [
   "exposeToolsTo",
   "element",
@@ -62,7 +62,7 @@ export function install(options) {
           ? `${PREFIX} install() ran while init() was still loading the WebAssembly module: await the promise ` +
               `init() returns first (await init(); install(...)).`
           : `${PREFIX} install() ran before init(): load the WebAssembly module first with ` +
-              `\`import init, { install } from "@webmcp-bridge/web"; await init(); install(...)\`.`,
+              `\`import init, { install } from "interpane"; await init(); install(...)\`.`,
       );
     }
     throw error;

@@ -1,5 +1,5 @@
-// `useTool` from "@webmcp-bridge/web/react".
-import type { ModelContext, ToolArgs, ToolDefinition } from "./webmcp_bridge.js";
+// `useTool` from "interpane/react".
+import type { ModelContext, ToolArgs, ToolDefinition } from "./interpane.js";
 
 export interface UseToolOptions {
   /** Origins that may see this tool, instead of the page's exposeToolsTo. */

@@ -1,4 +1,4 @@
-// `import wasmUrl from "@webmcp-bridge/web/wasm"`: the URL of the WebAssembly module, for bundlers that copy
+// `import wasmUrl from "interpane/wasm"`: the URL of the WebAssembly module, for bundlers that copy
 // imported files (esbuild's `--loader:.wasm=file`, Vite's `?url`). Pass it to `init({ module_or_path: wasmUrl })`.
 declare const url: string;
 export default url;

@@ -3,9 +3,9 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Prints a warning prefixed with `webmcp-bridge:`.
+/// Prints a warning prefixed with `interpane:`.
 pub(crate) fn warn(message: &str) {
-    web_sys::console::warn_1(&JsValue::from_str(&format!("webmcp-bridge: {message}")));
+    web_sys::console::warn_1(&JsValue::from_str(&format!("interpane: {message}")));
 }
 
 /// A short description of a thrown JavaScript value: `Name: message` for errors, the text otherwise.

@@ -1,7 +1,7 @@
 //! The bridge's errors: what went wrong in words a page author can act on, and a category code can branch on.
 
+use interpane_policy::{ErrorKind, IdError, OriginListError, ToolError};
 use thiserror::Error;
-use webmcp_policy::{ErrorKind, IdError, OriginListError, ToolError};
 
 /// An error from installing the bridge or registering a tool. In JavaScript it is thrown as an `Error` (a
 /// `TypeError` for bad arguments) with the same message.
@@ -28,7 +28,7 @@ pub enum BridgeError {
         /// The tool's name.
         tool: String,
         /// What is wrong with its schema.
-        source: webmcp_policy::schema::SchemaError,
+        source: interpane_policy::schema::SchemaError,
     },
     /// A tool of that name is already registered in this page.
     #[error("a tool named {0:?} is already registered in this page; unregister it first")]

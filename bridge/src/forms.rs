@@ -10,12 +10,12 @@
 
 use std::cell::RefCell;
 
+use interpane_policy::schema::SchemaError;
+use interpane_policy::session::{Registration, ToolSpec};
+use interpane_policy::sorted_map::SortedMap;
+use interpane_policy::{ArgSchema, IdError, JsonText, Limits, ToolName};
 use thiserror::Error;
 use wasm_bindgen::prelude::*;
-use webmcp_policy::schema::SchemaError;
-use webmcp_policy::session::{Registration, ToolSpec};
-use webmcp_policy::sorted_map::SortedMap;
-use webmcp_policy::{ArgSchema, IdError, JsonText, Limits, ToolName};
 
 use crate::driver::{Driver, Handler, with_driver};
 use crate::{BridgeError, console};

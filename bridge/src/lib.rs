@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! use serde_json::{Value, json};
-//! use webmcp_bridge::{Bridge, BridgeOptions, CallOptions, OriginList, ToolDefinition, ToolError};
+//! use interpane::{Bridge, BridgeOptions, CallOptions, OriginList, ToolDefinition, ToolError};
 //!
 //! # async fn shop() -> Result<(), Box<dyn std::error::Error>> {
 //! // Only the widget's origin (and the shop's own) may see the shop's tools.
@@ -37,11 +37,11 @@
 //! # }
 //! ```
 //!
-//! From JavaScript (the npm package `@webmcp-bridge/web`, built from this crate) the same bridge is
+//! From JavaScript (the npm package `interpane`, built from this crate) the same bridge is
 //! `document.modelContext`:
 //!
 //! ```js
-//! import init, { install } from "@webmcp-bridge/web";
+//! import init, { install } from "interpane";
 //! await init();
 //! install({ exposeToolsTo: "https://widget.example" });
 //! document.modelContext.registerTool({ name: "add_to_cart", description: "Add a product to the cart.",
@@ -49,7 +49,7 @@
 //!   async execute({ sku }) { return { content: [{ type: "text", text: `Added ${sku}` }] }; } });
 //! ```
 //!
-//! Every protocol decision is made by `webmcp-policy`'s `session::Session`, a deterministic state machine (who may
+//! Every protocol decision is made by `interpane-policy`'s `session::Session`, a deterministic state machine (who may
 //! list, call, cancel or connect, where each answer goes, when to retry; the once-only journals are inside it).
 //! This crate is its driver: listeners turn browser events into the session's inputs, and its effects become
 //! `postMessage` calls, port batches, tool runs, promise settlements and events (module `driver`). The data flow of
@@ -84,15 +84,15 @@ mod tool_types;
 mod user;
 
 pub use error::{BridgeError, CallError};
+pub use interpane_policy::journal::OutcomeStatus as CallStatus;
+pub use interpane_policy::session::{ObservedCall, ObservedStatus};
+pub use interpane_policy::{ErrorKind, OriginList, ToolError};
 #[cfg(feature = "js-api")]
 pub use js_api::{BridgeHandle, install};
 pub use listeners::ListenerGuard;
 pub use options::BridgeOptions;
 pub use rust_api::{Bridge, ToolCall, ToolDefinition, ToolRegistration};
 pub use tool_types::{CallOptions, RemoteTool, ToolFuture, ToolResult};
-pub use webmcp_policy::journal::OutcomeStatus as CallStatus;
-pub use webmcp_policy::session::{ObservedCall, ObservedStatus};
-pub use webmcp_policy::{ErrorKind, OriginList, ToolError};
 
 /// A small listener guard for `message` events, used by the tests of the gloo-style guard behaviour.
 pub mod listener {

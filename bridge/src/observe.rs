@@ -1,12 +1,12 @@
 //! Other pages of this origin (other tabs, other frames of it) observe how this page's calls go, and this page how
-//! theirs go, on the BroadcastChannel `webmcp-bridge:calls` (docs/once-only.md §5). Only statuses travel: a call's
+//! theirs go, on the BroadcastChannel `interpane:calls` (docs/once-only.md §5). Only statuses travel: a call's
 //! id, tool, provider origin and status, never its arguments, result or error. Observing never runs or resumes
 //! anything: only the page that made a call does.
 
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::options::get;
-use webmcp_policy::session::{ObservedCall, ObservedStatus};
+use interpane_policy::session::{ObservedCall, ObservedStatus};
 
 /// The `kind` of an announcement on the channel.
 const KIND: &str = "webmcp-call-status";

@@ -1,8 +1,8 @@
 //! How a page configures its bridge, from Rust (`BridgeOptions`) or from JavaScript (`install({...})`).
 
+use interpane_policy::journal::JournalConfig;
+use interpane_policy::{Limits, OriginList, ParseOptions};
 use wasm_bindgen::{JsCast, JsValue};
-use webmcp_policy::journal::JournalConfig;
-use webmcp_policy::{Limits, OriginList, ParseOptions};
 
 use crate::BridgeError;
 

@@ -18,7 +18,7 @@ fn fill(bytes: &mut [u8]) -> Result<(), crate::BridgeError> {
 pub fn random_id(prefix: &str) -> Result<String, crate::BridgeError> {
     let mut bytes = [0u8; ID_BYTES];
     fill(&mut bytes)?;
-    Ok(webmcp_policy::session::id_text(prefix, &bytes))
+    Ok(interpane_policy::session::id_text(prefix, &bytes))
 }
 
 /// The session's entropy: `crypto.getRandomValues`, checked once when the bridge installs.
@@ -39,7 +39,7 @@ impl CryptoEntropy {
     }
 }
 
-impl webmcp_policy::session::Entropy for CryptoEntropy {
+impl interpane_policy::session::Entropy for CryptoEntropy {
     fn fill(&mut self, bytes: &mut [u8]) {
         // getRandomValues takes at most 65,536 bytes at a time.
         for chunk in bytes.chunks_mut(65_536) {

@@ -5,11 +5,11 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
 
+use interpane_policy::journal::CallOutcome;
+use interpane_policy::session::{CallRequest, Input, ListRequest, Registration, ToolSpec, WaiterId};
+use interpane_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
-use webmcp_policy::journal::CallOutcome;
-use webmcp_policy::session::{CallRequest, Input, ListRequest, Registration, ToolSpec, WaiterId};
-use webmcp_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName};
 
 use crate::driver::{Driver, Handler, Waiter, with_driver};
 use crate::listeners::ListenerGuard;

@@ -1,7 +1,7 @@
 //! The journals' storage: `sessionStorage` when the page may use it, memory otherwise, with writes batched by a
 //! [`LogStore`] so that a burst of calls costs one `setItem`.
 
-use webmcp_policy::journal::{JournalStore, MemoryStore, Owner, StoreError};
+use interpane_policy::journal::{JournalStore, MemoryStore, Owner, StoreError};
 
 /// Where a journal's log is written.
 pub(crate) enum RawStore {

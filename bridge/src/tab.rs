@@ -12,11 +12,11 @@
 
 use std::rc::Rc;
 
+use interpane_policy::journal::{ClaimEvent, ClaimStep, ConsumerJournal, Owner, ProviderJournal, claim_step};
+use interpane_policy::log_store::LogStore;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use webmcp_policy::journal::{ClaimEvent, ClaimStep, ConsumerJournal, Owner, ProviderJournal, claim_step};
-use webmcp_policy::log_store::LogStore;
 
 use crate::driver::Driver;
 use crate::store::{AliveMarker, RawStore};
@@ -26,6 +26,9 @@ const TAB_KEY: &str = "webmcp:tab";
 /// The tab's public label, renewed with the tab id.
 const LABEL_KEY: &str = "webmcp:tab-label";
 
+/// The tab probe's channel keeps the name it had before the project was renamed (interpane, 0.1.0), as do the
+/// `webmcp:` storage keys: a page still on an earlier version and a duplicate of it on this one must find each
+/// other's tab claim, or both could resume the same call.
 const CHANNEL: &str = "webmcp-bridge";
 /// How long a page whose lock is held waits for the holder's proof (a live page of the tab answers within
 /// milliseconds) or for the lock, before it concludes that the holder is not of its tab and keeps the tab.

@@ -4,11 +4,11 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
+use interpane_policy::journal::CallOutcome;
+use interpane_policy::session::{Finished, ListedTool, PeerId, WindowId};
+use interpane_policy::{ErrorKind, JsonText, ToolError};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
-use webmcp_policy::journal::CallOutcome;
-use webmcp_policy::session::{Finished, ListedTool, PeerId, WindowId};
-use webmcp_policy::{ErrorKind, JsonText, ToolError};
 
 use crate::user::{outcome_to_js, page_value};
 use crate::{CallStatus, js};

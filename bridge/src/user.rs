@@ -1,9 +1,9 @@
 //! Values for page code: results from other windows as native WebMCP gives them, plain data where a value is
 //! needed, and errors that keep a provider's name, status and retryAfter.
 
+use interpane_policy::journal::CallOutcome;
+use interpane_policy::{JsonText, ToolError};
 use wasm_bindgen::JsValue;
-use webmcp_policy::journal::CallOutcome;
-use webmcp_policy::{JsonText, ToolError};
 
 use crate::js;
 
@@ -12,7 +12,7 @@ pub(crate) fn outcome_to_js(outcome: &CallOutcome) -> Result<JsValue, JsValue> {
     match outcome {
         CallOutcome::Completed { result } => Ok(result_text(result)),
         CallOutcome::Stopped => Err(js::make_error(
-            webmcp_policy::journal::STOPPED_MESSAGE,
+            interpane_policy::journal::STOPPED_MESSAGE,
             "AbortError",
             "cancelled",
             JsValue::UNDEFINED,
@@ -71,16 +71,16 @@ extern "C" {
 /// web-platform-tests expect of a schema refusal (docs/native.md). A provider's error whose name only a
 /// `DOMException` has (native's `UnknownError`, a tool's `NotAllowedError`) is a `DOMException` here too.
 pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
-    if error.kind == webmcp_policy::ErrorKind::InvalidArgs {
+    if error.kind == interpane_policy::ErrorKind::InvalidArgs {
         return make_dom_exception(&error.message, "DataError", error.kind.as_str());
     }
     let status = error.status.map_or(JsValue::UNDEFINED, JsValue::from);
     let retry_after = match &error.retry_after {
-        Some(webmcp_policy::RetryAfter::Seconds(s)) => JsValue::from_f64(*s),
-        Some(webmcp_policy::RetryAfter::Text(t)) => JsValue::from_str(t),
+        Some(interpane_policy::RetryAfter::Seconds(s)) => JsValue::from_f64(*s),
+        Some(interpane_policy::RetryAfter::Text(t)) => JsValue::from_str(t),
         None => JsValue::UNDEFINED,
     };
-    if let Some(name) = error.name.filter(|name| webmcp_policy::outcome::is_dom_exception_name(name)) {
+    if let Some(name) = error.name.filter(|name| interpane_policy::outcome::is_dom_exception_name(name)) {
         return make_dom_exception_with(&error.message, name, error.kind.as_str(), status, retry_after);
     }
     js::make_error(&error.message, error.error_name(), error.kind.as_str(), status, retry_after)

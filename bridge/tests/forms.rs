@@ -100,7 +100,7 @@ fn mc() -> JsValue {
                  <input name="city" required></form>"#,
         );
     }
-    webmcp_bridge::install(JsValue::UNDEFINED).unwrap()
+    interpane::install(JsValue::UNDEFINED).unwrap()
 }
 
 fn json(text: &str) -> JsValue {
@@ -647,9 +647,9 @@ async fn a_form_whose_toolname_is_not_a_tool_name_is_skipped_with_a_warning() {
     assert!(!names.iter().any(|n| n == "bad name" || n == "undescribed_form"), "{names:?}");
     let warnings = warnings();
     let expected = [
-        "webmcp-bridge: a form's toolname \"bad name\" is not a valid tool name (tool name holds ' ' at position 3: \
+        "interpane: a form's toolname \"bad name\" is not a valid tool name (tool name holds ' ' at position 3: \
          only letters, digits and _ . - are allowed); the form is not a tool",
-        "webmcp-bridge: the form \"undescribed_form\" has no tooldescription; it becomes a tool once it has one",
+        "interpane: the form \"undescribed_form\" has no tooldescription; it becomes a tool once it has one",
     ];
     for warning in expected {
         assert!(warnings.iter().any(|w| w == warning), "{warning:?} not in {warnings:?}");
@@ -668,7 +668,7 @@ async fn a_form_named_like_an_imperative_tool_is_skipped_with_a_warning() {
         "probe_for_clash",
     )
     .await;
-    let warning = "webmcp-bridge: the form \"clash_tool\" is not a tool: a tool of that name is already registered \
+    let warning = "interpane: the form \"clash_tool\" is not a tool: a tool of that name is already registered \
                    in this page";
     assert!(warnings().iter().any(|w| w == warning), "{:?}", warnings());
     let result = call("clash_tool", "{}").await;

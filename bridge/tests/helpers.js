@@ -3,7 +3,7 @@
 // The targetOrigin of every WEBMCP_* message this page posted to a window, from the moment the module loads.
 // (The bridge's audit hook: see postToWindow in js/windows.js.)
 export const postedTargets = [];
-window[Symbol.for("webmcp-bridge.postObserver")] = (targetOrigin) => postedTargets.push(targetOrigin);
+window[Symbol.for("interpane.postObserver")] = (targetOrigin) => postedTargets.push(targetOrigin);
 
 export function nextTask(ms = 0) {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -35,7 +35,7 @@ extern "C" {
 }
 
 fn mc() -> JsValue {
-    webmcp_bridge::install(JsValue::UNDEFINED).unwrap()
+    interpane::install(JsValue::UNDEFINED).unwrap()
 }
 
 fn json(text: &str) -> JsValue {
@@ -85,17 +85,14 @@ fn install_defines_document_model_context_once() {
     let first = mc();
     let document = web_sys::window().unwrap().document().unwrap();
     assert!(Object::is(&get(&document.into(), "modelContext"), &first));
-    assert!(Object::is(
-        &webmcp_bridge::install(json(r#"{"exposeToolsTo":"https://widget.example"}"#)).unwrap(),
-        &first
-    ));
+    assert!(Object::is(&interpane::install(json(r#"{"exposeToolsTo":"https://widget.example"}"#)).unwrap(), &first));
     assert!(first.is_instance_of::<web_sys::EventTarget>());
 }
 
 #[wasm_bindgen_test]
 async fn bad_origin_lists_throw_errors_that_say_what_to_write() {
     // The bridge is already installed by another test or not: a bad list is refused either way, before install.
-    let error = webmcp_bridge::install(json(r#"{"exposeToolsTo":"https://a.example, *"}"#));
+    let error = interpane::install(json(r#"{"exposeToolsTo":"https://a.example, *"}"#));
     if let Err(error) = error {
         let message = get(&error, "message").as_string().unwrap();
         assert!(message.contains("exposeToolsTo"), "{message}");

@@ -7,14 +7,14 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use interpane::{
+    Bridge, BridgeOptions, CallError, CallOptions, CallStatus, ObservedCall, ObservedStatus, ToolDefinition,
+};
+use interpane_policy::{ErrorKind, OriginList, RetryAfter, ToolError};
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use webmcp_bridge::{
-    Bridge, BridgeOptions, CallError, CallOptions, CallStatus, ObservedCall, ObservedStatus, ToolDefinition,
-};
-use webmcp_policy::{ErrorKind, OriginList, RetryAfter, ToolError};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -24,7 +24,7 @@ export function ownOrigin() { return location.origin; }
 // Another page of this origin, as far as the bridge can tell: its own end of the calls channel. With `sayHello` it
 // says that it listens, as a bridge does when it starts (docs/protocol.md); the bridge's answers are kept apart.
 export function otherPage(sayHello) {
-  const channel = new BroadcastChannel("webmcp-bridge:calls");
+  const channel = new BroadcastChannel("interpane:calls");
   const heard = [];
   const answers = [];
   channel.onmessage = (event) => (event.data?.kind === "webmcp-call-watcher" ? answers : heard).push(event.data);
@@ -70,7 +70,7 @@ fn no_other_origin() -> OriginList {
     OriginList::parse("").unwrap()
 }
 
-async fn own_tool(bridge: &Bridge, name: &str) -> webmcp_bridge::RemoteTool {
+async fn own_tool(bridge: &Bridge, name: &str) -> interpane::RemoteTool {
     let tools = bridge.get_tools(no_other_origin()).await;
     tools.into_iter().find(|t| t.name() == name).unwrap_or_else(|| panic!("{name} is not listed"))
 }

@@ -4,10 +4,10 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use interpane::{Bridge, BridgeOptions};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use webmcp_bridge::{Bridge, BridgeOptions};
 
 wasm_bindgen_test_configure!(run_in_browser);
 

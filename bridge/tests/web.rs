@@ -1,11 +1,11 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+use interpane::listener::MessageListener;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use webmcp_bridge::listener::MessageListener;
 
 wasm_bindgen_test_configure!(run_in_browser);
 

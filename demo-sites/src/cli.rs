@@ -1,4 +1,4 @@
-//! Command-line arguments of `webmcp-demo`.
+//! Command-line arguments of `interpane-demo`.
 
 use std::path::PathBuf;
 
@@ -6,9 +6,9 @@ use crate::config::SitePorts;
 
 /// Usage text printed by `--help`.
 pub const USAGE: &str = "\
-webmcp-demo: serve the webmcp-bridge demo on four loopback origins
+interpane-demo: serve the interpane demo on four loopback origins
 
-Usage: webmcp-demo [--ports SHOP,WIDGET,PAY,EVIL] [--pkg DIR] [--static DIR] [--test-mode]
+Usage: interpane-demo [--ports SHOP,WIDGET,PAY,EVIL] [--pkg DIR] [--static DIR] [--test-mode]
                    [--check] [--screenshot PATH]
 
   --ports LIST       four ports for shop, widget, pay and evil (default 8401,8402,8403,8404; 0 = any free)

@@ -23,7 +23,7 @@ pub enum DemoError {
         second: Site,
     },
     /// The static folder of a site is missing.
-    #[error("static folder {path} is missing: run from a checkout of webmcp-bridge or pass the folder explicitly")]
+    #[error("static folder {path} is missing: run from a checkout of interpane or pass the folder explicitly")]
     MissingStaticDir {
         /// The folder that was looked for.
         path: PathBuf,

@@ -1,9 +1,9 @@
-//! The webmcp-bridge demo: four loopback origins that show the bridge at work, and the server behind them.
+//! The interpane demo: four loopback origins that show the bridge at work, and the server behind them.
 //!
 //! ```no_run
-//! use webmcp_demo_sites::{DemoConfig, DemoServer, Site};
+//! use interpane_demo_sites::{DemoConfig, DemoServer, Site};
 //!
-//! # async fn run() -> Result<(), webmcp_demo_sites::DemoError> {
+//! # async fn run() -> Result<(), interpane_demo_sites::DemoError> {
 //! // Every site on a free port, with the postMessage spy injected into every page.
 //! let demo = DemoServer::start(DemoConfig::for_tests()).await?;
 //! println!("open {}", demo.url(Site::Shop, "/"));

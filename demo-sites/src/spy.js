@@ -2,7 +2,7 @@
 // It records the target origin of every postMessage call that goes through this realm's functions into
 // window.__postMessageLog, so that the end-to-end suite can check that nothing was posted to '*'.
 // What it sees: every window message the bridge of this page posts, through the bridge's audit hook
-// (window[Symbol.for("webmcp-bridge.postObserver")], entries `via: "bridge"`), and MessagePort.prototype.postMessage
+// (window[Symbol.for("interpane.postObserver")], entries `via: "bridge"`), and MessagePort.prototype.postMessage
 // of this realm (`via: "port"`). It does not wrap window.postMessage: a call on a cross-origin window runs a
 // function the browser makes for the caller, which no page script can wrap, and a wrapper on this window would
 // run in this realm when a same-origin window calls it, which makes the browser report this window as the
@@ -34,7 +34,7 @@
     }
     return second === undefined ? "/" : String(second);
   };
-  window[Symbol.for("webmcp-bridge.postObserver")] = (targetOrigin, message) => {
+  window[Symbol.for("interpane.postObserver")] = (targetOrigin, message) => {
     record({ via: "bridge", targetOrigin: String(targetOrigin), type: typeOf(message) });
   };
   const portPost = MessagePort.prototype.postMessage;

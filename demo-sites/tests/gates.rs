@@ -6,10 +6,10 @@
 
 use std::time::Duration;
 
+use interpane_demo_sites::gates::GateState;
+use interpane_demo_sites::{DemoConfig, DemoServer, RunningDemo, Site};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use webmcp_demo_sites::gates::GateState;
-use webmcp_demo_sites::{DemoConfig, DemoServer, RunningDemo, Site};
 
 /// One HTTP/1.1 request with `Connection: close`; returns the status and the body.
 async fn request(demo: &RunningDemo, site: Site, method: &str, path: &str, origin: Option<&str>) -> (u16, String) {

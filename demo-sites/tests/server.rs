@@ -5,9 +5,9 @@
 
 use std::path::PathBuf;
 
+use interpane_demo_sites::{DemoConfig, DemoError, DemoServer, RunningDemo, Site, SitePorts};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use webmcp_demo_sites::{DemoConfig, DemoError, DemoServer, RunningDemo, Site, SitePorts};
 
 /// Extra request headers.
 type Headers<'a> = &'a [(&'a str, &'a str)];
@@ -66,10 +66,10 @@ async fn get(demo: &RunningDemo, site: Site, path: &str) -> Reply {
 
 /// A bridge package folder with a stand-in wasm file.
 fn fake_pkg() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("webmcp-demo-pkg-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("interpane-demo-pkg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("pkg dir");
-    std::fs::write(dir.join("webmcp_bridge_bg.wasm"), b"\0asm\x01\0\0\0").expect("wasm");
-    std::fs::write(dir.join("webmcp_bridge.js"), "export default async function init() {}\n").expect("js");
+    std::fs::write(dir.join("interpane_bg.wasm"), b"\0asm\x01\0\0\0").expect("wasm");
+    std::fs::write(dir.join("interpane.js"), "export default async function init() {}\n").expect("js");
     dir
 }
 
@@ -97,12 +97,12 @@ async fn every_site_serves_its_page_the_shared_folders_and_the_package() {
         let css = get(&demo, site, "/common/style.css").await;
         assert_eq!((css.status, css.header("content-type")), (200, Some("text/css")), "{site} /common/");
 
-        let wasm = get(&demo, site, "/pkg/webmcp_bridge_bg.wasm").await;
+        let wasm = get(&demo, site, "/pkg/interpane_bg.wasm").await;
         assert_eq!((wasm.status, wasm.header("content-type")), (200, Some("application/wasm")), "{site} wasm");
         assert_eq!(wasm.header("cache-control"), Some("no-store"));
         assert_eq!(wasm.header("access-control-allow-origin"), Some("*"), "sandboxed frames fetch with CORS");
 
-        let js = get(&demo, site, "/pkg/webmcp_bridge.js").await;
+        let js = get(&demo, site, "/pkg/interpane.js").await;
         assert_eq!(js.status, 200);
         assert!(js.header("content-type").is_some_and(|t| t.contains("javascript")), "{site} js type");
     }

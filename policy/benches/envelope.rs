@@ -2,7 +2,7 @@
 //! one with a 64 KiB string argument, an execute response with a 64 KiB result, a port batch of 1000 small calls,
 //! and, for scale, `serde_json::from_str::<Value>` of the same 64 KiB request.
 //!
-//! Run with `cargo bench -p webmcp-policy --bench envelope`.
+//! Run with `cargo bench -p interpane-policy --bench envelope`.
 
 #[cfg(not(target_arch = "wasm32"))]
 #[allow(
@@ -14,9 +14,11 @@ mod native {
     use std::hint::black_box;
 
     use criterion::{Criterion, Throughput, criterion_group};
+    use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse};
+    use interpane_policy::{
+        Decoded, JsonText, Limits, Message, RequestId, ToolName, decode, decode_batch, encode_batch,
+    };
     use serde_json::{Value, json};
-    use webmcp_policy::envelope::{ExecuteRequest, ExecuteResponse};
-    use webmcp_policy::{Decoded, JsonText, Limits, Message, RequestId, ToolName, decode, decode_batch, encode_batch};
 
     const CALL: &str = "c_6YV2n0cM1yqg1nq4cH3Wyw";
 

@@ -4,7 +4,7 @@
 //! - opening a caller's journal that holds 1000 calls in flight, and a tool page's journal that holds 1000 kept
 //!   results.
 //!
-//! Run with `cargo bench -p webmcp-policy --bench journal`.
+//! Run with `cargo bench -p interpane-policy --bench journal`.
 
 #[cfg(not(target_arch = "wasm32"))]
 #[allow(
@@ -16,11 +16,11 @@ mod native {
     use std::hint::black_box;
 
     use criterion::{BatchSize, Criterion, criterion_group};
-    use webmcp_policy::journal::{
+    use interpane_policy::journal::{
         ConsumerJournal, ExecuteDecision, JournalConfig, MemoryStore, NewCall, Owner, ProviderJournal, ProviderWindow,
         Recovery, Start, ToolOutcome,
     };
-    use webmcp_policy::{JsonText, Limits, RequestId, ToolName};
+    use interpane_policy::{JsonText, Limits, RequestId, ToolName};
 
     const T0: u64 = 1_700_000_000_000;
     const CALLER: &str = "https://caller.example";

@@ -2,7 +2,7 @@
 //! (a hit and a miss), a list with one wildcard (a hit, a miss, and an exact hit next to it), and the cost of
 //! parsing a 10-entry list.
 //!
-//! Run with `cargo bench -p webmcp-policy --bench origins`.
+//! Run with `cargo bench -p interpane-policy --bench origins`.
 
 #[cfg(not(target_arch = "wasm32"))]
 #[allow(clippy::unwrap_used, reason = "a benchmark whose inputs do not behave as described must stop at once")]
@@ -10,7 +10,7 @@ mod native {
     use std::hint::black_box;
 
     use criterion::{BenchmarkId, Criterion, criterion_group};
-    use webmcp_policy::{OriginList, ParseOptions};
+    use interpane_policy::{OriginList, ParseOptions};
 
     /// `count` distinct origins, comma-separated, with a few ports and schemes mixed in.
     fn exact_list(count: usize) -> String {

@@ -1,7 +1,7 @@
 //! Cost of checking tool arguments: compiling a typical tool schema, checking valid and invalid arguments
 //! against it, and checking an argument that holds a 1000-item array.
 //!
-//! Run with `cargo bench -p webmcp-policy --bench schema`.
+//! Run with `cargo bench -p interpane-policy --bench schema`.
 
 #[cfg(not(target_arch = "wasm32"))]
 #[allow(clippy::unwrap_used, reason = "a benchmark whose inputs do not behave as described must stop at once")]
@@ -9,8 +9,8 @@ mod native {
     use std::hint::black_box;
 
     use criterion::{Criterion, Throughput, criterion_group};
+    use interpane_policy::schema::ArgSchema;
     use serde_json::{Value, json};
-    use webmcp_policy::schema::ArgSchema;
 
     /// Five properties, an enum, required names, and an array of nested objects.
     fn typical_schema() -> Value {

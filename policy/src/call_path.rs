@@ -50,7 +50,7 @@ impl Merged {
 /// left, in theirs; a name native lists twice for one window is kept once.
 ///
 /// ```
-/// use webmcp_policy::call_path::{Merged, merge_listings};
+/// use interpane_policy::call_path::{Merged, merge_listings};
 ///
 /// let bridge = [(1, "add"), (0, "own")];
 /// let native = [(0, "own"), (1, "add"), (2, "search")];

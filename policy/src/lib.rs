@@ -1,9 +1,9 @@
-//! Pure, deterministic decisions for `webmcp-bridge`.
+//! Pure, deterministic decisions for `interpane`.
 //!
 //! This crate never touches a browser API. Its center is [`session::Session`], the whole protocol of one page as a
 //! sans-IO state machine: browser events come in as [`session::Input`]s with the time, decisions leave as
 //! [`session::Effect`]s (post this envelope to this window at this exact origin, run this tool, settle this call)
-//! and the next deadline as [`session::Session::poll_timeout`]. The `webmcp-bridge` crate is its driver.
+//! and the next deadline as [`session::Session::poll_timeout`]. The `interpane` crate is its driver.
 //!
 //! Where to look: who may list, call, cancel or connect, and where every answer goes — `session` (its module docs
 //! name the file of each); origin lists and visibility — [`origin`]; message shapes and limits — [`envelope`];

@@ -3,7 +3,7 @@
 //! All of them are public fields with a default, so a page changes one with struct update syntax:
 //!
 //! ```
-//! use webmcp_policy::Limits;
+//! use interpane_policy::Limits;
 //!
 //! let limits = Limits { max_depth: 32, max_result_chars: 100_000, ..Limits::default() };
 //! assert_eq!(limits.max_message_bytes, 1024 * 1024);

@@ -13,8 +13,8 @@
 //! A change only marks its key: a flush writes each marked key once, with its latest value (or its removal).
 //!
 //! ```
-//! use webmcp_policy::journal::{JournalStore, MemoryStore};
-//! use webmcp_policy::log_store::LogStore;
+//! use interpane_policy::journal::{JournalStore, MemoryStore};
+//! use interpane_policy::log_store::LogStore;
 //!
 //! let mut log = LogStore::open(MemoryStore::durable(), "webmcp:log:tab1/top:", 0);
 //! log.put("webmcp:c:a", "one")?;
@@ -24,7 +24,7 @@
 //!
 //! let reopened = LogStore::open(log.into_inner(), "webmcp:log:tab1/top:", 20);
 //! assert_eq!(reopened.entries("webmcp:c:"), vec![("webmcp:c:b".to_string(), "two".to_string())]);
-//! # Ok::<(), webmcp_policy::journal::StoreError>(())
+//! # Ok::<(), interpane_policy::journal::StoreError>(())
 //! ```
 
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! The path rule of a listed tool where the browser has native WebMCP: `merge_listings`, as a table.
 
-use webmcp_policy::call_path::{CallPath, Merged, merge_listings};
+use interpane_policy::call_path::{CallPath, Merged, merge_listings};
 
 #[test]
 fn each_tool_once_with_its_path() {

@@ -9,10 +9,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use webmcp_policy::envelope::{
+use interpane_policy::envelope::{
     CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, ToolDescriptor,
 };
-use webmcp_policy::{
+use interpane_policy::{
     Decoded, ErrorCategory, ErrorKind, JsonText, Limits, Message, RequestId, RetryAfter, ToolError, ToolName, decode,
 };
 
@@ -592,7 +592,7 @@ fn every_limit_can_be_changed() {
 fn lone_surrogate_escapes_are_json() {
     let limits = Limits::default();
     let crash = r#"[{"type":"","reequstIds":["a","b"]},{"type":"WEBMCP_CALL_STATUS_RESPONSE","reques.Id":"c0","state":"run\\\\++\\\\\\P_CALL_ACK","reequstIdWEBMCP_CALL_STATUS_RESPONSEs":"p2"},{"type":"WEBMCP_GOIN'\udb1c[[G_AWAY"}]"#;
-    let batch = webmcp_policy::decode_batch(crash, &limits).unwrap();
+    let batch = interpane_policy::decode_batch(crash, &limits).unwrap();
     assert_eq!(batch.len(), 3);
     assert_eq!(batch[0], Ok(Decoded::NotOurs));
     assert_eq!(batch[1].as_ref().unwrap_err().to_string(), "requestId: missing");

@@ -10,15 +10,15 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use serde_json::json;
-use webmcp_policy::envelope::{
+use interpane_policy::envelope::{
     CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Problem, ThrownError,
     ToolDescriptor, encode_batches,
 };
-use webmcp_policy::{
+use interpane_policy::{
     Decoded, ErrorKind, JsonText, Limits, Message, RequestId, RetryAfter, ToolError, ToolName, decode, decode_batch,
     decode_value, encode_batch,
 };
+use serde_json::json;
 
 #[allow(clippy::unwrap_used)] // a fixture that does not parse fails the test
 fn rid(id: &str) -> RequestId {

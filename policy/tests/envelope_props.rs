@@ -2,16 +2,16 @@
 //! Properties of the envelope code over generated inputs: decoding never panics, the scanner agrees with
 //! serde_json on what is JSON, and every message survives encode then decode unchanged.
 
-use proptest::prelude::*;
-use serde_json::Value;
-use webmcp_policy::envelope::{
+use interpane_policy::envelope::{
     CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, ToolDescriptor, cap_result,
 };
-use webmcp_policy::outcome::STANDARD_ERROR_NAMES;
-use webmcp_policy::{
+use interpane_policy::outcome::STANDARD_ERROR_NAMES;
+use interpane_policy::{
     Decoded, ErrorKind, JsonText, Limits, Message, RequestId, RetryAfter, ToolError, ToolName, decode, decode_batch,
     decode_value, encode_batch,
 };
+use proptest::prelude::*;
+use serde_json::Value;
 
 fn arb_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -173,7 +173,7 @@ proptest! {
     fn decoding_any_value_never_panics_and_matches_its_text(value in arb_value(), tag in 0usize..14) {
         let limits = Limits::default();
         let mut value = value;
-        if let (Value::Object(map), Some(name)) = (&mut value, webmcp_policy::MessageType::ALL.get(tag)) {
+        if let (Value::Object(map), Some(name)) = (&mut value, interpane_policy::MessageType::ALL.get(tag)) {
             map.insert("type".into(), Value::from(name.as_str()));
         }
         let from_value = decode_value(&value, &limits);

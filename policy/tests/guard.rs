@@ -9,8 +9,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use webmcp_policy::guard::{OriginRateLimiter, RateDecision, RefusalKind, WarningDecision, WarningGate};
-use webmcp_policy::{ErrorCategory, Limits};
+use interpane_policy::guard::{OriginRateLimiter, RateDecision, RefusalKind, WarningDecision, WarningGate};
+use interpane_policy::{ErrorCategory, Limits};
 
 const A: &str = "https://a.example";
 const B: &str = "https://b.example";

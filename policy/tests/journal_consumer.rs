@@ -10,13 +10,13 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use webmcp_policy::journal::{
+use interpane_policy::journal::{
     AckState, CallOutcome, CallPhase, ConsumerJournal, ExecuteRequest, Followup, JournalConfig, JournalStore,
     MemoryStore, NewCall, Owner, PLAIN_PEER_UNANSWERED, PROVIDER_GONE, PROVIDER_GONE_BEFORE_SEND, PROVIDER_NOT_DURABLE,
     ProviderStatus, ProviderWindow, Recovery, STOPPED_MESSAGE, Settled, Start, StartError, StatusDecision, StoreError,
     TIMED_OUT, TOO_OLD_RECORDED, TOO_OLD_SENT, ToolOutcome,
 };
-use webmcp_policy::{ErrorKind, RequestId, ToolError, ToolName};
+use interpane_policy::{ErrorKind, RequestId, ToolError, ToolName};
 
 const T0: u64 = 1_700_000_000_000;
 const HOUR: u64 = 3_600_000;
@@ -36,8 +36,8 @@ fn tool(text: &str) -> ToolName {
 }
 
 /// `text` as checked JSON text.
-fn json(text: &str) -> webmcp_policy::JsonText {
-    webmcp_policy::JsonText::parse(text, &webmcp_policy::Limits::default()).unwrap()
+fn json(text: &str) -> interpane_policy::JsonText {
+    interpane_policy::JsonText::parse(text, &interpane_policy::Limits::default()).unwrap()
 }
 
 fn shop() -> ProviderWindow {
@@ -218,7 +218,7 @@ fn calls_that_cannot_be_recorded_are_refused() {
         assert_eq!(journal.start(call, T0).map_err(|e| e.to_string()), Err(message.to_owned()));
     }
     // Arguments that are not JSON text cannot even be given: a `NewCall` holds a checked `JsonText`.
-    assert!(webmcp_policy::JsonText::parse("{", &webmcp_policy::Limits::default()).is_err());
+    assert!(interpane_policy::JsonText::parse("{", &interpane_policy::Limits::default()).is_err());
     assert!(journal.start(new_call(Some(&"k".repeat(256)), "w2", shop()), T0).is_ok());
 }
 
@@ -385,7 +385,7 @@ fn a_result_is_json_text_and_a_long_one_is_stored_truncated() {
     sent(&mut journal, new_call(Some("k2"), "w2", plain()), T0);
     // A result that is not JSON text cannot reach the journal (the session refuses it first); a JSON string is
     // kept as it is.
-    assert!(webmcp_policy::JsonText::parse("not json", &webmcp_policy::Limits::default()).is_err());
+    assert!(interpane_policy::JsonText::parse("not json", &interpane_policy::Limits::default()).is_err());
     let report = journal.on_response(&wire("w1"), completed("\"not json\""), T0).unwrap();
     assert_eq!(report.outcome, CallOutcome::Completed { result: json("\"not json\"") });
     let long = format!("\"{}\"", "x".repeat(100));
@@ -523,10 +523,10 @@ fn entries_that_cannot_be_used_are_discarded_with_a_warning() {
     assert_eq!(
         warnings,
         [
-            "webmcp-bridge: discarded the journal entry \"webmcp:c:array\": it is not a journal entry (not a JSON object with a version \"v\")",
-            "webmcp-bridge: discarded the journal entry \"webmcp:c:garbage\": it is not a journal entry (not JSON: key must be a string at line 1 column 2)",
-            "webmcp-bridge: discarded the journal entry \"webmcp:c:moved\": its key does not match its content",
-            "webmcp-bridge: left the journal entry \"webmcp:c:future\" alone: it belongs to format 2, written by another version of the bridge",
+            "interpane: discarded the journal entry \"webmcp:c:array\": it is not a journal entry (not a JSON object with a version \"v\")",
+            "interpane: discarded the journal entry \"webmcp:c:garbage\": it is not a journal entry (not JSON: key must be a string at line 1 column 2)",
+            "interpane: discarded the journal entry \"webmcp:c:moved\": its key does not match its content",
+            "interpane: left the journal entry \"webmcp:c:future\" alone: it belongs to format 2, written by another version of the bridge",
         ]
     );
     let store = journal.into_store();
@@ -573,7 +573,7 @@ fn when_storage_fails_the_journal_lives_in_memory_and_leaves_no_stale_entry() {
     let warnings: Vec<String> = journal.take_warnings().iter().map(ToString::to_string).collect();
     assert_eq!(
         warnings,
-        ["webmcp-bridge: the journal's storage is unavailable: SecurityError: access denied. Calls are now journaled \
+        ["interpane: the journal's storage is unavailable: SecurityError: access denied. Calls are now journaled \
           in memory only: after a reload of this page, calls made before it cannot be resumed or proven to have run"]
     );
     assert!(!journal.is_durable());

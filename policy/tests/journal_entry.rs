@@ -10,11 +10,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use webmcp_policy::journal::{
+use interpane_policy::journal::{
     ConsumerEntry, ConsumerJournal, EntryError, ExecuteDecision, JournalConfig, JournalStore, MemoryStore, NewCall,
     Owner, ProviderEntry, ProviderJournal, ProviderMeta, ProviderWindow, Start, ToolOutcome, cap_result,
 };
-use webmcp_policy::{ErrorKind, RequestId, RetryAfter, ToolError, ToolName};
+use interpane_policy::{ErrorKind, RequestId, RetryAfter, ToolError, ToolName};
 
 const T0: u64 = 1_700_000_000_000;
 
@@ -23,8 +23,8 @@ fn wire(text: &str) -> RequestId {
 }
 
 /// `text` as checked JSON text.
-fn json(text: &str) -> webmcp_policy::JsonText {
-    webmcp_policy::JsonText::parse(text, &webmcp_policy::Limits::default()).unwrap()
+fn json(text: &str) -> interpane_policy::JsonText {
+    interpane_policy::JsonText::parse(text, &interpane_policy::Limits::default()).unwrap()
 }
 
 /// The stored values of a consumer journal after: w1 recorded, w2 sent, w3 completed, w4 failed with every

@@ -10,12 +10,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use webmcp_policy::journal::{
+use interpane_policy::journal::{
     CANCELLED_MESSAGE, CANNOT_RECORD_MESSAGE, CancelDecision, DELIVERED_MESSAGE, EXPIRED_MESSAGE, ExecuteDecision,
     INTERRUPTED_MESSAGE, JournalConfig, JournalStore, MemoryStore, OTHER_PAGE_MESSAGE, Owner, ProviderJournal,
     RESEND_UNPROVEN_MESSAGE, RecordState, StatusAnswer, StoreError, ToolOutcome,
 };
-use webmcp_policy::{ErrorKind, RequestId, ToolError, ToolName};
+use interpane_policy::{ErrorKind, RequestId, ToolError, ToolName};
 
 const T0: u64 = 1_700_000_000_000;
 const MINUTE: u64 = 60_000;
@@ -33,8 +33,8 @@ fn wire(text: &str) -> RequestId {
 }
 
 /// `text` as checked JSON text.
-fn json(text: &str) -> webmcp_policy::JsonText {
-    webmcp_policy::JsonText::parse(text, &webmcp_policy::Limits::default()).unwrap()
+fn json(text: &str) -> interpane_policy::JsonText {
+    interpane_policy::JsonText::parse(text, &interpane_policy::Limits::default()).unwrap()
 }
 
 fn tool(text: &str) -> ToolName {
@@ -328,13 +328,13 @@ fn entries_that_cannot_be_used_are_discarded_with_a_warning() {
     assert_eq!(
         warnings,
         [
-            "webmcp-bridge: discarded the journal entry \"webmcp:p:!tabP top/0\": it is malformed: invalid type: \
+            "interpane: discarded the journal entry \"webmcp:p:!tabP top/0\": it is malformed: invalid type: \
              string \"soon\", expected u64 at line 1 column 46",
-            "webmcp-bridge: left the journal entry \"webmcp:p:https://caller.example w8\" alone: it belongs to \
+            "interpane: left the journal entry \"webmcp:p:https://caller.example w8\" alone: it belongs to \
              format 7, written by another version of the bridge",
-            "webmcp-bridge: discarded the journal entry \"webmcp:p:https://caller.example w9\": its key does not \
+            "interpane: discarded the journal entry \"webmcp:p:https://caller.example w9\": its key does not \
              match its content",
-            "webmcp-bridge: discarded the journal entry \"webmcp:p:junk\": it is not a journal entry (not a JSON \
+            "interpane: discarded the journal entry \"webmcp:p:junk\": it is not a journal entry (not a JSON \
              object with a version \"v\")",
         ]
     );
@@ -381,7 +381,7 @@ fn a_provider_that_cannot_record_a_call_does_not_run_it() {
     let warnings: Vec<String> = journal.take_warnings().iter().map(ToString::to_string).collect();
     assert_eq!(
         warnings,
-        ["webmcp-bridge: the journal's storage is unavailable: SecurityError. Calls are now journaled in memory \
+        ["interpane: the journal's storage is unavailable: SecurityError. Calls are now journaled in memory \
           only, and new calls to this page are refused until its storage accepts a write, since a later page \
           could not tell that they ran"]
     );

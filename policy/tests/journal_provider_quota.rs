@@ -12,11 +12,11 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use webmcp_policy::journal::{
+use interpane_policy::journal::{
     EXPIRED_MESSAGE, ExecuteDecision, JournalConfig, MemoryStore, Owner, ProviderJournal, StatusAnswer, ToolOutcome,
 };
-use webmcp_policy::log_store::LogStore;
-use webmcp_policy::{ErrorKind, RequestId, ToolError, ToolName};
+use interpane_policy::log_store::LogStore;
+use interpane_policy::{ErrorKind, RequestId, ToolError, ToolName};
 
 const T0: u64 = 1_700_000_000_000;
 /// About what `sessionStorage` holds for an origin.
@@ -36,8 +36,8 @@ fn wire(text: &str) -> RequestId {
 }
 
 /// `text` as checked JSON text.
-fn json(text: &str) -> webmcp_policy::JsonText {
-    webmcp_policy::JsonText::parse(text, &webmcp_policy::Limits::default()).unwrap()
+fn json(text: &str) -> interpane_policy::JsonText {
+    interpane_policy::JsonText::parse(text, &interpane_policy::Limits::default()).unwrap()
 }
 
 /// Opens the journal as the bridge does: over a log in `store`, writes deferred to each flush.
@@ -249,7 +249,7 @@ fn when_even_the_records_do_not_fit_the_note_stays_and_no_call_runs_twice() {
     let warnings: Vec<String> = journal.take_warnings().iter().map(ToString::to_string).collect();
     assert_eq!(
         warnings,
-        ["webmcp-bridge: the journal's storage is full: prune it or free space in sessionStorage. Calls are now \
+        ["interpane: the journal's storage is full: prune it or free space in sessionStorage. Calls are now \
           journaled in memory only: after a reload of this page, calls made before it cannot be resumed or proven \
           to have run"]
     );

@@ -30,12 +30,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm};
 
-use webmcp_policy::journal::{
+use interpane_policy::journal::{
     CANNOT_RECORD_MESSAGE, CallOutcome, CancelDecision, ConsumerJournal, EXPIRED_MESSAGE, ExecuteDecision,
     ExecuteRequest, Followup, JournalConfig, MemoryStore, NewCall, OTHER_PAGE_MESSAGE, Owner, ProviderJournal,
     ProviderStatus, ProviderWindow, Recovery, Settled, Start, StartError, StatusAnswer, StatusDecision, ToolOutcome,
 };
-use webmcp_policy::{ErrorKind, RequestId, ToolError, ToolName};
+use interpane_policy::{ErrorKind, RequestId, ToolError, ToolName};
 
 const CALLER: &str = "https://caller.test";
 const TOOLS: &str = "https://tools.test";
@@ -205,8 +205,8 @@ struct World {
 }
 
 /// `text` as checked JSON text.
-fn json(text: &str) -> webmcp_policy::JsonText {
-    webmcp_policy::JsonText::parse(text, &webmcp_policy::Limits::default()).expect("JSON text")
+fn json(text: &str) -> interpane_policy::JsonText {
+    interpane_policy::JsonText::parse(text, &interpane_policy::Limits::default()).expect("JSON text")
 }
 
 fn consumer_owner(tab_id: &str) -> Owner {
@@ -320,7 +320,7 @@ impl World {
                 let recorded: Vec<RequestId> = self
                     .consumer(tab)
                     .pending()
-                    .filter(|e| matches!(e.phase(), webmcp_policy::journal::CallPhase::Recorded))
+                    .filter(|e| matches!(e.phase(), interpane_policy::journal::CallPhase::Recorded))
                     .map(|e| e.wire_id().clone())
                     .collect();
                 if let Some(wire) = pick_from(&recorded, pick) {
@@ -798,7 +798,7 @@ impl World {
                 let recorded: Vec<RequestId> = self
                     .consumer(tab)
                     .pending()
-                    .filter(|e| matches!(e.phase(), webmcp_policy::journal::CallPhase::Recorded))
+                    .filter(|e| matches!(e.phase(), interpane_policy::journal::CallPhase::Recorded))
                     .map(|e| e.wire_id().clone())
                     .collect();
                 for wire in recorded {

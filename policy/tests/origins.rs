@@ -9,7 +9,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use webmcp_policy::{
+use interpane_policy::{
     Origin, OriginError, OriginErrorKind, OriginList, OriginListWarning, OriginPattern, ParseOptions, tool_visible_to,
 };
 

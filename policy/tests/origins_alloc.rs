@@ -10,7 +10,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::hint::black_box;
 
-use webmcp_policy::{OriginList, ParseOptions};
+use interpane_policy::{OriginList, ParseOptions};
 
 /// Counts allocations made by the current thread (tests run on several threads), then forwards to `System`.
 struct Counting;

@@ -5,9 +5,9 @@
 //! - `allows` agrees with a naive reference built on the `url` crate and a linear scan.
 //! - Parsing and `allows` never panic, whatever the text.
 
+use interpane_policy::{OriginList, OriginPattern, ParseOptions};
 use proptest::prelude::*;
 use url::{Host, Url};
-use webmcp_policy::{OriginList, OriginPattern, ParseOptions};
 
 fn wildcards() -> ParseOptions {
     ParseOptions::default().allow_wildcards(true)

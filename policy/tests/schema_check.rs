@@ -9,9 +9,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+use interpane_policy::schema::{ArgProblem, ArgSchema, MAX_REPORTED_PROBLEMS, ProblemKind};
+use interpane_policy::{ErrorKind, ToolError};
 use serde_json::{Value, json};
-use webmcp_policy::schema::{ArgProblem, ArgSchema, MAX_REPORTED_PROBLEMS, ProblemKind};
-use webmcp_policy::{ErrorKind, ToolError};
 
 /// A shop tool: five properties, an enum, required names, no extras.
 fn order() -> Value {

@@ -10,8 +10,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+use interpane_policy::schema::{ArgSchema, MAX_SCHEMA_DEPTH, SchemaError};
 use serde_json::{Value, json};
-use webmcp_policy::schema::{ArgSchema, MAX_SCHEMA_DEPTH, SchemaError};
 
 const TYPES: &str = "object, string, number, integer, boolean, array, null";
 

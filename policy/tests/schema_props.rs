@@ -2,9 +2,9 @@
 //! Properties of the argument checker on arbitrary JSON: it never panics, it stays within its bound, and
 //! arguments built to match a schema always pass.
 
+use interpane_policy::schema::{ArgSchema, MAX_REPORTED_PROBLEMS};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use webmcp_policy::schema::{ArgSchema, MAX_REPORTED_PROBLEMS};
 
 /// Arbitrary JSON whose object keys and strings are often drawn from `words`, so that generated values hit the
 /// names a schema cares about.

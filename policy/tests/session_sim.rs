@@ -41,16 +41,16 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm};
 
-use session_support::{JournalSetup, SharedStore, T0, batch_messages, json, name, open_journals_with, rid, tool};
-use webmcp_policy::envelope::{
+use interpane_policy::envelope::{
     CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor,
 };
-use webmcp_policy::journal::CallOutcome;
-use webmcp_policy::session::{
+use interpane_policy::journal::CallOutcome;
+use interpane_policy::session::{
     CallRequest, Config, Effect, Input, ListRequest, ListedTool, Locator, PeerId, PortId, RunId, RunResult, Session,
     WaiterId, WindowId,
 };
-use webmcp_policy::{ErrorKind, OriginList, RequestId, ToolError, decode};
+use interpane_policy::{ErrorKind, OriginList, RequestId, ToolError, decode};
+use session_support::{JournalSetup, SharedStore, T0, batch_messages, json, name, open_journals_with, rid, tool};
 
 const A: &str = "https://a.example";
 const B: &str = "https://b.example";
@@ -552,9 +552,9 @@ impl Sim {
                 if self.generation(to) != generation {
                     return; // The document it was posted to is gone.
                 }
-                let message = decode(&text, &webmcp_policy::Limits::default()).ok().and_then(|d| match d {
-                    webmcp_policy::Decoded::Message(m) => Some(m),
-                    webmcp_policy::Decoded::NotOurs => None,
+                let message = decode(&text, &interpane_policy::Limits::default()).ok().and_then(|d| match d {
+                    interpane_policy::Decoded::Message(m) => Some(m),
+                    interpane_policy::Decoded::NotOurs => None,
                 });
                 self.note_askers(to, from, &origin, message.as_slice());
                 let port = match port {
@@ -596,7 +596,7 @@ impl Sim {
 
     /// The forger reads what reached it.
     fn forger_receives(&mut self, text: &str) {
-        let Ok(webmcp_policy::Decoded::Message(message)) = decode(text, &webmcp_policy::Limits::default()) else {
+        let Ok(interpane_policy::Decoded::Message(message)) = decode(text, &interpane_policy::Limits::default()) else {
             return;
         };
         match &message {
@@ -870,8 +870,8 @@ impl Sim {
     /// Notes which calls a lost message was about.
     fn lose(&mut self, delivery: &Delivery) {
         let messages = match delivery {
-            Delivery::Window { text, .. } => match decode(text, &webmcp_policy::Limits::default()) {
-                Ok(webmcp_policy::Decoded::Message(m)) => vec![m],
+            Delivery::Window { text, .. } => match decode(text, &interpane_policy::Limits::default()) {
+                Ok(interpane_policy::Decoded::Message(m)) => vec![m],
                 _ => Vec::new(),
             },
             Delivery::Port { text, .. } => batch_messages(text),

@@ -14,14 +14,14 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod session_support;
 
-use serde_json::json as value;
-use session_support::{Page, execute, from_window, json, list, name, rid, tool, tool_exposed_to, with_port};
-use webmcp_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
-use webmcp_policy::journal::{CallOutcome, OutcomeStatus};
-use webmcp_policy::session::{
+use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
+use interpane_policy::journal::{CallOutcome, OutcomeStatus};
+use interpane_policy::session::{
     Effect, Input, ListedTool, Locator, ObservedStatus, PeerId, RunId, RunResult, WaiterId, WindowId,
 };
-use webmcp_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError};
+use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError};
+use serde_json::json as value;
+use session_support::{Page, execute, from_window, json, list, name, rid, tool, tool_exposed_to, with_port};
 
 const SHOP: &str = "https://shop.example";
 const WIDGET: &str = "https://widget.example";

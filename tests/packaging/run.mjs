@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
 const out = path.join(root, "target/packaging");
-const installed = path.join(here, "node_modules/@webmcp-bridge/web");
+const installed = path.join(here, "node_modules/interpane");
 const tarball = process.env.PACKAGE_TARBALL;
 const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
 const CHROMIUM_FLAGS = [
@@ -129,19 +129,21 @@ test("tarball holds the package npm publish would upload", () => {
   const files = listing.stdout.trim().split("\n").map((f) => f.replace(/^package\//, "")).sort();
   for (const file of [
     "package.json", "README.md", "CHANGELOG.md", "LICENSE-MIT", "LICENSE-APACHE", "index.js", "index.d.ts",
-    "react.js", "react.d.ts", "wasm.d.ts", "webmcp_bridge.js", "webmcp_bridge.d.ts", "webmcp_bridge_bg.wasm",
+    "react.js", "react.d.ts", "wasm.d.ts", "interpane.js", "interpane.d.ts", "interpane_bg.wasm",
   ]) {
     assert.ok(files.includes(file), `${file} is missing from the tarball`);
   }
   const strays = files.filter((f) => !/^(snippets\/.*\.js|[\w.-]+\.(js|d\.ts|wasm|json|md)|LICENSE-(MIT|APACHE))$/.test(f));
   assert.deepEqual(strays, [], "unexpected files in the tarball");
   const manifest = readJson(path.join(installed, "package.json"));
-  assert.equal(manifest.name, "@webmcp-bridge/web");
+  assert.equal(manifest.name, "interpane");
   assert.equal(manifest.version, cargoVersion(), "the package and the crates have one version");
   assert.equal(manifest.license, "MIT OR Apache-2.0");
   assert.equal(manifest.type, "module");
   assert.equal(manifest.sideEffects, false);
-  assert.match(manifest.repository.url, /^git\+https:\/\/github\.com\//);
+  // No repository until the project has a public one (the old URL pointed at one that does not exist).
+  assert.equal(manifest.repository, undefined);
+  assert.equal(manifest.homepage, "https://docs.rs/interpane");
   assert.doesNotMatch(JSON.stringify(manifest), /example\.invalid/);
   for (const [subpath, target] of Object.entries(manifest.exports)) {
     if (typeof target === "string") continue;
@@ -155,7 +157,7 @@ test("tarball holds the package npm publish would upload", () => {
 });
 
 test("install() options in index.js match InstallOptions in the types", () => {
-  const types = fs.readFileSync(path.join(installed, "webmcp_bridge.d.ts"), "utf8");
+  const types = fs.readFileSync(path.join(installed, "interpane.d.ts"), "utf8");
   const block = /export interface InstallOptions \{([\s\S]*?)\n\}/.exec(types)[1];
   const typed = [...block.matchAll(/^\s+(\w+)\?:/gm)].map((m) => m[1]).sort();
   const source = fs.readFileSync(path.join(installed, "index.js"), "utf8");
@@ -164,7 +166,7 @@ test("install() options in index.js match InstallOptions in the types", () => {
 });
 
 test("react.js exports at run time exactly what react.d.ts declares", async () => {
-  const react = await import("@webmcp-bridge/web/react");
+  const react = await import("interpane/react");
   assert.deepEqual(Object.keys(react).sort(), ["useTool"]);
 });
 
@@ -205,7 +207,7 @@ function stagePlain() {
   const dir = path.join(out, "plain");
   fs.rmSync(dir, { recursive: true, force: true });
   fs.cpSync(path.join(here, "apps/plain"), dir, { recursive: true });
-  fs.cpSync(installed, path.join(dir, "webmcp-bridge"), { recursive: true });
+  fs.cpSync(installed, path.join(dir, "interpane"), { recursive: true });
   return dir;
 }
 

@@ -20,7 +20,7 @@ pack_args=(--no-build)
 tarball=$("$ROOT/scripts/pack.sh" "${pack_args[@]}")
 
 # What `npm install <tarball>` puts in node_modules (the package has no dependencies): its files, unpacked.
-dest="$here/node_modules/@webmcp-bridge/web"
+dest="$here/node_modules/interpane"
 rm -rf "$dest"
 mkdir -p "$dest"
 tar -xzf "$tarball" -C "$dest" --strip-components=1

@@ -66,7 +66,7 @@ pub enum E2eError {
     Check(String),
     /// The demo server failed.
     #[error("demo server: {0}")]
-    Demo(#[from] webmcp_demo_sites::DemoError),
+    Demo(#[from] interpane_demo_sites::DemoError),
     /// The async runtime could not be built.
     #[error("cannot build the tokio runtime: {0}")]
     Runtime(io::Error),

@@ -1,13 +1,13 @@
-//! End-to-end harness for webmcp-bridge: the demo server in-process, one chromedriver, Chromium sessions.
+//! End-to-end harness for interpane: the demo server in-process, one chromedriver, Chromium sessions.
 //!
 //! ```no_run
-//! use webmcp_e2e::{E2eResult, Ctx, case, run_cases};
-//! use webmcp_demo_sites::Site;
+//! use interpane_e2e::{E2eResult, Ctx, case, run_cases};
+//! use interpane_demo_sites::Site;
 //!
 //! async fn shop_has_its_origin(t: Ctx) -> E2eResult<()> {
 //!     t.open(Site::Shop, "/").await?;
 //!     let origin = t.session.execute("return location.origin;", vec![]).await?;
-//!     webmcp_e2e::check_eq(origin.as_str(), Some(t.origin(Site::Shop)), "the shop's origin")
+//!     interpane_e2e::check_eq(origin.as_str(), Some(t.origin(Site::Shop)), "the shop's origin")
 //! }
 //!
 //! fn main() -> std::process::ExitCode {

@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use interpane_demo_sites::{DemoConfig, DemoServer, RunningDemo, Site};
 use libtest_mimic::{Arguments, Failed, Trial};
 use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
-use webmcp_demo_sites::{DemoConfig, DemoServer, RunningDemo, Site};
 
 use crate::browser::{chromium_from_env, mode_description, new_session};
 use crate::chromedriver::ChromeDriver;

@@ -1,4 +1,4 @@
-//! The end-to-end suite: real Chromium, four loopback origins. `cargo test -p webmcp-e2e --test e2e [FILTER]`.
+//! The end-to-end suite: real Chromium, four loopback origins. `cargo test -p interpane-e2e --test e2e [FILTER]`.
 
 #[path = "e2e/attacks.rs"]
 mod attacks;
@@ -22,7 +22,7 @@ mod once_only;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    webmcp_e2e::run_cases(
+    interpane_e2e::run_cases(
         [
             harness::cases(),
             demo::cases(),

@@ -1,4 +1,4 @@
-// webmcp-bridge held to window messages: the iframe's bridge never sees the parent's WEBMCP_CONNECT (the only
+// interpane held to window messages: the iframe's bridge never sees the parent's WEBMCP_CONNECT (the only
 // message of the run that carries a port), so it never answers it and both bridges keep talking through window
 // messages, as they do with a peer that is not a bridge. Shows what the private port gains.
 import * as bridge from "./bridge.js";

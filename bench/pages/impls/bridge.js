@@ -1,7 +1,7 @@
-// webmcp-bridge: the iframe registers an `echo` tool exposed to the parent's origin; the parent lists the tools
+// interpane: the iframe registers an `echo` tool exposed to the parent's origin; the parent lists the tools
 // of that origin (getTools) and calls it (executeTool). After the first tool list the two bridges move to a
 // private MessagePort. Options: lib/bridge-options.js.
-import init, { install } from "/pkg/webmcp_bridge.js";
+import init, { install } from "/pkg/interpane.js";
 import { BRIDGE_OPTIONS } from "/lib/bridge-options.js";
 
 const ECHO_TOOL = {

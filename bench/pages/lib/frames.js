@@ -1,6 +1,6 @@
 // The one message outside the implementations: the iframe telling its parent that its side is set up.
 
-const READY = "webmcp-bench:child-ready";
+const READY = "interpane-bench:child-ready";
 
 /** Tells the parent (at `parentOrigin`, and only there) that the child side of `impl` is ready. */
 export function announceChildReady(parentOrigin, impl) {

@@ -1,13 +1,13 @@
 //! Carrying out the session's effects in the browser.
 
 use gloo_events::EventListener;
-use wasm_bindgen::{JsCast, JsValue};
-use webmcp_policy::envelope::Message;
-use webmcp_policy::journal::CallOutcome;
-use webmcp_policy::session::{
+use interpane_policy::envelope::Message;
+use interpane_policy::journal::CallOutcome;
+use interpane_policy::session::{
     Effect, Finished, Input, ListedTool, PeerId, PortId, Registration, RunId, RunResult, WindowId,
 };
-use webmcp_policy::{ErrorKind, JsonText, RequestId, ToolError, ToolName};
+use interpane_policy::{ErrorKind, JsonText, RequestId, ToolError, ToolName};
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::driver::handles::{Handler, PortHandle, Waiter};
 use crate::driver::{Driver, windows_around};

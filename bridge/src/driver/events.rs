@@ -2,10 +2,10 @@
 //! wasm memory), port batches, the page's lifecycle, and tools that finished.
 
 use gloo_events::EventListener;
+use interpane_policy::ErrorCategory;
+use interpane_policy::envelope::ThrownError;
+use interpane_policy::session::{Input, PortId, RunId, RunResult};
 use wasm_bindgen::{JsCast, JsValue};
-use webmcp_policy::ErrorCategory;
-use webmcp_policy::envelope::ThrownError;
-use webmcp_policy::session::{Input, PortId, RunId, RunResult};
 
 use crate::driver::Driver;
 use crate::driver::handles::PortHandle;
@@ -132,18 +132,18 @@ pub(super) fn on_tool_settled(run: u32, ok: bool, value: JsValue) {
 
 /// What native's `executeTool` rejected with (js/native.js `executeNative` gives it native's name and a `code`): an
 /// error that keeps native's name and message; `refused` for a call native refused, `tool_error` otherwise.
-pub(super) fn native_error(driver: &Driver, error: &JsValue) -> webmcp_policy::ToolError {
+pub(super) fn native_error(driver: &Driver, error: &JsValue) -> interpane_policy::ToolError {
     let mut tool_error = thrown_to_error(driver, error);
     let code = js_sys::Reflect::get(error, &JsValue::from_str("code")).ok().and_then(|c| c.as_string());
     tool_error.kind = match code.as_deref() {
-        Some("refused") => webmcp_policy::ErrorKind::Refused,
-        _ => webmcp_policy::ErrorKind::ToolError,
+        Some("refused") => interpane_policy::ErrorKind::Refused,
+        _ => interpane_policy::ErrorKind::ToolError,
     };
     tool_error
 }
 
 /// What a tool threw, as an error that keeps its message, name, status and retryAfter within the limits.
-fn thrown_to_error(driver: &Driver, thrown: &JsValue) -> webmcp_policy::ToolError {
+fn thrown_to_error(driver: &Driver, thrown: &JsValue) -> interpane_policy::ToolError {
     let described = js::describe_thrown(thrown);
     let field = |name: &str| -> serde_json::Value {
         js_sys::Reflect::get(&described, &JsValue::from_str(name))

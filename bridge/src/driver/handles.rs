@@ -2,11 +2,11 @@
 //! the page's callers, tool runs, and the page's tools.
 
 use gloo_events::EventListener;
+use interpane_policy::RequestId;
+use interpane_policy::journal::CallOutcome;
+use interpane_policy::session::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowFacts, WindowId};
+use interpane_policy::sorted_map::SortedMap;
 use wasm_bindgen::JsValue;
-use webmcp_policy::RequestId;
-use webmcp_policy::journal::CallOutcome;
-use webmcp_policy::session::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowFacts, WindowId};
-use webmcp_policy::sorted_map::SortedMap;
 
 use crate::RemoteTool;
 use crate::oneshot;

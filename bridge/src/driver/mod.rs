@@ -16,12 +16,12 @@ use std::rc::Rc;
 
 use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
+use interpane_policy::guard::RefusalKind;
+use interpane_policy::journal::{ConsumerJournal, ProviderJournal, Recovery};
+use interpane_policy::log_store::LogStore;
+use interpane_policy::session::{Config, Input, Locator, Registration, Session, ToolSpec, WaiterId, WindowId};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use webmcp_policy::guard::RefusalKind;
-use webmcp_policy::journal::{ConsumerJournal, ProviderJournal, Recovery};
-use webmcp_policy::log_store::LogStore;
-use webmcp_policy::session::{Config, Input, Locator, Registration, Session, ToolSpec, WaiterId, WindowId};
 
 pub(crate) use handles::{Handler, Handles, ToolHandle, Waiter, windows_around};
 
@@ -31,7 +31,7 @@ use crate::options::Options;
 use crate::store::RawStore;
 
 /// The BroadcastChannel on which the pages of this origin announce how their calls go (observe.rs).
-const CALLS_CHANNEL: &str = "webmcp-bridge:calls";
+const CALLS_CHANNEL: &str = "interpane:calls";
 
 /// The page's bridge: the session, the browser objects, and the listeners that feed it.
 pub(crate) struct Driver {
@@ -292,10 +292,10 @@ pub(crate) fn with_driver<R>(work: impl FnOnce(&Rc<Driver>) -> R) -> Option<R> {
     Some(work(&driver))
 }
 
-impl From<webmcp_policy::session::RegisterError> for BridgeError {
-    fn from(error: webmcp_policy::session::RegisterError) -> Self {
+impl From<interpane_policy::session::RegisterError> for BridgeError {
+    fn from(error: interpane_policy::session::RegisterError) -> Self {
         match error {
-            webmcp_policy::session::RegisterError::DuplicateTool(name) => BridgeError::DuplicateTool(name),
+            interpane_policy::session::RegisterError::DuplicateTool(name) => BridgeError::DuplicateTool(name),
             other => BridgeError::invalid(other.to_string()),
         }
     }

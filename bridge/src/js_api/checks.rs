@@ -1,9 +1,9 @@
 //! The checks of what page code passes to `registerTool` and `executeTool`, as native WebMCP makes them (measured,
 //! docs/native.md): tool objects, arguments, signals and options, each refused with the error native gives.
 
+use interpane_policy::session::{PeerId, ToolSpec};
+use interpane_policy::{ArgSchema, JsonText, ParseOptions, ToolName};
 use wasm_bindgen::prelude::*;
-use webmcp_policy::session::{PeerId, ToolSpec};
-use webmcp_policy::{ArgSchema, JsonText, ParseOptions, ToolName};
 
 use super::type_error;
 use crate::driver::{Driver, Handler, with_driver};
@@ -107,7 +107,7 @@ pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<JsonText, JsVa
     let from_string = args.is_string();
     let limits = with_driver(|driver| driver.options.limits.clone()).unwrap_or_default();
     let args = JsonText::parse(&text, &limits).map_err(|e| type_error(&format!("executeTool: the arguments {e}")))?;
-    let array_taken = array_ok && !from_string && args.kind() == webmcp_policy::JsonKind::Array;
+    let array_taken = array_ok && !from_string && args.kind() == interpane_policy::JsonKind::Array;
     if !args.is_object() && !array_taken {
         return Err(type_error("executeTool: the arguments must be an object (JSON text of an object)"));
     }
@@ -190,7 +190,7 @@ fn json_object(value: &JsValue, tool: &ToolName, field: &str) -> Result<Option<J
             })?
             .into(),
     };
-    let json = JsonText::parse(&text, &webmcp_policy::Limits::default())
+    let json = JsonText::parse(&text, &interpane_policy::Limits::default())
         .map_err(|e| BridgeError::invalid(format!("registerTool({tool}): {field} {e}")))?;
     if !json.is_object() {
         return Err(BridgeError::invalid(format!("registerTool({tool}): {field} must be an object")));

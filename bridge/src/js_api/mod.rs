@@ -9,9 +9,9 @@ pub(crate) use checks::local_tool;
 use checks::prepare_call;
 
 use gloo_events::EventListener;
+use interpane_policy::session::{CallRequest, Input, ListRequest};
+use interpane_policy::{ParseOptions, ToolName};
 use wasm_bindgen::prelude::*;
-use webmcp_policy::session::{CallRequest, Input, ListRequest};
-use webmcp_policy::{ParseOptions, ToolName};
 
 use crate::driver::{Driver, Waiter, with_driver};
 use crate::install::install_core;
@@ -147,7 +147,7 @@ impl BridgeHandle {
         let wildcards = get(&options, "allowWildcards").as_bool().unwrap_or(false);
         let from = get(&options, "fromOrigins");
         let list = if from.is_undefined() || from.is_null() {
-            Ok(webmcp_policy::OriginList::empty())
+            Ok(interpane_policy::OriginList::empty())
         } else {
             origin_list(&from, ParseOptions::default().allow_wildcards(wildcards), "fromOrigins")
         };
@@ -163,7 +163,7 @@ impl BridgeHandle {
         let native_origins = list.clone();
         let mut list = Some(list);
         let bridge = js_sys::Promise::new(&mut |resolve, _reject| {
-            let from_origins = list.take().unwrap_or_else(webmcp_policy::OriginList::empty);
+            let from_origins = list.take().unwrap_or_else(interpane_policy::OriginList::empty);
             let Some(driver) = Driver::installed() else {
                 let _ = resolve.call1(&JsValue::UNDEFINED, &js_sys::Array::new());
                 return;

@@ -1,9 +1,9 @@
 //! Tools that other code on the page registers with the browser's native WebMCP after `install()` become the
 //! bridge's too (docs/native.md, "Tools registered with native by other code").
 
+use interpane_policy::OriginList;
+use interpane_policy::guard::RefusalKind;
 use wasm_bindgen::prelude::*;
-use webmcp_policy::OriginList;
-use webmcp_policy::guard::RefusalKind;
 
 use crate::driver::with_driver;
 

@@ -5,13 +5,13 @@
 
 pub(crate) mod registry;
 
-use wasm_bindgen::prelude::*;
-use webmcp_policy::guard::RefusalKind;
+use interpane_policy::guard::RefusalKind;
 #[cfg(feature = "js-api")]
-use webmcp_policy::{
+use interpane_policy::{
     OriginList,
     call_path::{Merged, merge_listings},
 };
+use wasm_bindgen::prelude::*;
 
 use crate::console;
 use crate::driver::with_driver;

@@ -4,10 +4,10 @@
 
 use std::cell::RefCell;
 
+use interpane_policy::envelope::ToolDescriptor;
+use interpane_policy::session::Registration;
+use interpane_policy::sorted_map::SortedMap;
 use wasm_bindgen::prelude::*;
-use webmcp_policy::envelope::ToolDescriptor;
-use webmcp_policy::session::Registration;
-use webmcp_policy::sorted_map::SortedMap;
 
 use crate::tool_types::{Handler, ToolFuture};
 use crate::user::{error_to_js, page_value};
@@ -98,8 +98,9 @@ pub(crate) fn register(
             (closure.as_ref().unchecked_ref::<js_sys::Function>().clone(), JsValue::UNDEFINED, Some(closure))
         }
     };
-    let json =
-        |text: &Option<webmcp_policy::JsonText>| text.as_ref().map_or(JsValue::UNDEFINED, |t| page_value(t.as_str()));
+    let json = |text: &Option<interpane_policy::JsonText>| {
+        text.as_ref().map_or(JsValue::UNDEFINED, |t| page_value(t.as_str()))
+    };
     let exposed_to: js_sys::Array = exposed_to.iter().map(|o| JsValue::from_str(o)).collect();
     let released = form.map(release_native_name);
     register_native(

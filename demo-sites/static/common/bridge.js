@@ -9,11 +9,11 @@ export class BridgeMissingError extends Error {
   }
 }
 
-/** Imports and initializes /pkg/webmcp_bridge.js; resolves to the module (with install). */
+/** Imports and initializes /pkg/interpane.js; resolves to the module (with install). */
 export async function loadBridge() {
   let bridge;
   try {
-    bridge = await import("/pkg/webmcp_bridge.js");
+    bridge = await import("/pkg/interpane.js");
   } catch (error) {
     throw new BridgeMissingError(error);
   }

@@ -5,7 +5,7 @@
 //! the grammar: numbers out of range, lone surrogates, nesting past 128).
 
 use libfuzzer_sys::fuzz_target;
-use webmcp_policy::{Decoded, EnvelopeError, JsonText, Limits, decode, decode_batch};
+use interpane_policy::{Decoded, EnvelopeError, JsonText, Limits, decode, decode_batch};
 
 fn check(decoded: Result<Decoded, EnvelopeError>, limits: &Limits) {
     match decoded {

@@ -5,11 +5,11 @@
 //! no panic, and nothing the journals wrote is ever refused by the next page.
 
 use libfuzzer_sys::fuzz_target;
-use webmcp_policy::journal::{
+use interpane_policy::journal::{
     ConsumerEntry, ConsumerJournal, JournalConfig, JournalStore, JournalWarning, MemoryStore, NewCall, Owner,
     ProviderEntry, ProviderJournal, ProviderMeta, ProviderStatus, ProviderWindow, ToolOutcome,
 };
-use webmcp_policy::{JsonText, Limits, RequestId, ToolName};
+use interpane_policy::{JsonText, Limits, RequestId, ToolName};
 
 const NOW: u64 = 1_700_000_000_000;
 

@@ -4,7 +4,7 @@
 //! allows a subdomain and never its base, and `null` is never allowed.
 
 use libfuzzer_sys::fuzz_target;
-use webmcp_policy::{OriginList, OriginPattern, ParseOptions};
+use interpane_policy::{OriginList, OriginPattern, ParseOptions};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -126,7 +126,7 @@ impl<'t> Fields<'_, 't> {
         ToolName::new(self.string(path, scan)?).map_err(|e| self.fail(path, FieldProblem::Id(e)))
     }
 
-    /// `"bridge": 1` (or `true`) marks a webmcp-bridge; anything else, or nothing, a plain peer.
+    /// `"bridge": 1` (or `true`) marks a interpane; anything else, or nothing, a plain peer.
     fn bridge(&self) -> bool {
         self.flag(Field::Bridge)
     }

@@ -39,7 +39,7 @@ pub enum JsonError {
 /// Numbers keep their exact digits.
 ///
 /// ```
-/// use webmcp_policy::{JsonText, Limits};
+/// use interpane_policy::{JsonText, Limits};
 ///
 /// let args = JsonText::parse(r#" {"sku": "margherita", "qty": 2} "#, &Limits::default())?;
 /// assert_eq!(args.as_str(), r#"{"sku": "margherita", "qty": 2}"#);

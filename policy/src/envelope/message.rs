@@ -120,7 +120,7 @@ pub struct GetToolsResponse {
     pub request_id: RequestId,
     /// The tools.
     pub tools: Vec<ToolDescriptor>,
-    /// Whether the provider is a webmcp-bridge that speaks the extensions (`"bridge": 1`).
+    /// Whether the provider is a interpane that speaks the extensions (`"bridge": 1`).
     pub bridge: bool,
 }
 
@@ -185,7 +185,7 @@ pub enum Message {
     GetToolsRequest {
         /// Pairs the request with its response.
         request_id: RequestId,
-        /// Whether the consumer is a webmcp-bridge (`"bridge": 1`).
+        /// Whether the consumer is a interpane (`"bridge": 1`).
         bridge: bool,
     },
     /// `WEBMCP_GET_TOOLS_RESPONSE`.

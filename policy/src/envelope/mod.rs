@@ -5,8 +5,8 @@
 //! event). A message of ours that breaks a rule is refused with an [`EnvelopeError`] that names the field.
 //!
 //! ```
-//! use webmcp_policy::envelope::{decode, Decoded, ExecuteResponse, Message};
-//! use webmcp_policy::{JsonText, Limits};
+//! use interpane_policy::envelope::{decode, Decoded, ExecuteResponse, Message};
+//! use interpane_policy::{JsonText, Limits};
 //!
 //! let limits = Limits::default();
 //! let text = r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","requestId":"c_6YV2n0cM1yqg1nq4cH3Wyw",

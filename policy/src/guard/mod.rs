@@ -5,8 +5,8 @@
 //! origins, forgetting the least recently seen first. Looking up an origin already tracked allocates nothing.
 //!
 //! ```
-//! use webmcp_policy::guard::{OriginRateLimiter, RateDecision, RefusalKind, WarningDecision, WarningGate};
-//! use webmcp_policy::Limits;
+//! use interpane_policy::guard::{OriginRateLimiter, RateDecision, RefusalKind, WarningDecision, WarningGate};
+//! use interpane_policy::Limits;
 //!
 //! let limits = Limits::default();
 //! let mut get_tools = OriginRateLimiter::for_get_tools(&limits);

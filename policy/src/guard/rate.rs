@@ -28,8 +28,8 @@ struct Bucket {
 /// Bounded: at most `max_tracked_origins` buckets; a forgotten origin starts again with a full bucket.
 ///
 /// ```
-/// use webmcp_policy::guard::{OriginRateLimiter, RateDecision};
-/// use webmcp_policy::Limits;
+/// use interpane_policy::guard::{OriginRateLimiter, RateDecision};
+/// use interpane_policy::Limits;
 ///
 /// let limits = Limits { max_get_tools_per_origin_per_second: 2, ..Limits::default() };
 /// let mut limiter = OriginRateLimiter::for_get_tools(&limits);

@@ -64,8 +64,8 @@ struct Gate<K> {
 /// per origin. With a capacity of 0 nothing prints.
 ///
 /// ```
-/// use webmcp_policy::guard::{RefusalKind, WarningDecision, WarningGate};
-/// use webmcp_policy::Limits;
+/// use interpane_policy::guard::{RefusalKind, WarningDecision, WarningGate};
+/// use interpane_policy::Limits;
 ///
 /// let mut gate: WarningGate = WarningGate::new(&Limits::default());
 /// let (kind, origin) = (RefusalKind::TooManyCalls, "https://evil.example");

@@ -10,11 +10,11 @@
 //! reads them back from storage, and never parsed again on the way out.
 //!
 //! ```
-//! use webmcp_policy::journal::{
+//! use interpane_policy::journal::{
 //!     ConsumerJournal, ExecuteDecision, JournalConfig, MemoryStore, NewCall, Owner, ProviderJournal,
 //!     ProviderWindow, Start, ToolOutcome,
 //! };
-//! use webmcp_policy::{JsonText, Limits, RequestId, ToolName};
+//! use interpane_policy::{JsonText, Limits, RequestId, ToolName};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let now = 1_700_000_000_000;

@@ -36,20 +36,20 @@ pub enum JournalWarning {
 impl fmt::Display for JournalWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Discarded { key, error } => write!(f, "webmcp-bridge: discarded the journal entry {key:?}: {error}"),
+            Self::Discarded { key, error } => write!(f, "interpane: discarded the journal entry {key:?}: {error}"),
             Self::OtherVersion { key, found } => write!(
                 f,
-                "webmcp-bridge: left the journal entry {key:?} alone: it belongs to format {found}, written by \
+                "interpane: left the journal entry {key:?} alone: it belongs to format {found}, written by \
                  another version of the bridge"
             ),
             Self::StorageLost { error, noted: true } => write!(
                 f,
-                "webmcp-bridge: {error}. Calls are now journaled in memory only: after a reload of this page, \
+                "interpane: {error}. Calls are now journaled in memory only: after a reload of this page, \
                  calls made before it cannot be resumed or proven to have run"
             ),
             Self::StorageLost { error, noted: false } => write!(
                 f,
-                "webmcp-bridge: {error}. Calls are now journaled in memory only, and new calls to this page are \
+                "interpane: {error}. Calls are now journaled in memory only, and new calls to this page are \
                  refused until its storage accepts a write, since a later page could not tell that they ran"
             ),
         }

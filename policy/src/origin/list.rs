@@ -11,13 +11,13 @@ use super::{OriginListError, OriginListWarning, OriginPattern, ParseOptions, Wil
 /// A list of origins, canonical and deduplicated, that answers "is this origin allowed?" fast.
 ///
 /// ```
-/// use webmcp_policy::OriginList;
+/// use interpane_policy::OriginList;
 ///
 /// let list = OriginList::parse("https://shop.example, https://PAY.example:443/")?;
 /// assert!(list.allows("https://pay.example")); // an event.origin, as the browser serializes it
 /// assert!(!list.allows("https://evil.example"));
 /// assert_eq!(list.to_string(), "https://shop.example,https://pay.example");
-/// # Ok::<(), webmcp_policy::OriginListError>(())
+/// # Ok::<(), interpane_policy::OriginListError>(())
 /// ```
 ///
 /// [`allows`](Self::allows) is exact on the canonical text: one hash lookup for the exact entries (its cost does

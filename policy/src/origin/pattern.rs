@@ -11,11 +11,11 @@ use super::{Origin, OriginError};
 /// How an origin list is parsed. `ParseOptions::default()` is the strict form: no wildcards.
 ///
 /// ```
-/// use webmcp_policy::{OriginList, ParseOptions};
+/// use interpane_policy::{OriginList, ParseOptions};
 ///
 /// let list = OriginList::parse_with("https://*.example.com", ParseOptions::default().allow_wildcards(true))?;
 /// assert!(list.allows("https://shop.example.com"));
-/// # Ok::<(), webmcp_policy::OriginListError>(())
+/// # Ok::<(), interpane_policy::OriginListError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -17,12 +17,12 @@ use super::entry::parse_exact;
 /// cannot be represented: they can never be named in a list.
 ///
 /// ```
-/// use webmcp_policy::Origin;
+/// use interpane_policy::Origin;
 ///
 /// let origin = Origin::parse_entry("HTTPS://Bücher.example:443/")?;
 /// assert_eq!(origin.as_str(), "https://xn--bcher-kva.example");
 /// assert_eq!((origin.scheme(), origin.host(), origin.port()), ("https", "xn--bcher-kva.example", None));
-/// # Ok::<(), webmcp_policy::OriginError>(())
+/// # Ok::<(), interpane_policy::OriginError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Origin {

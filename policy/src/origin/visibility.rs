@@ -10,7 +10,7 @@ use super::OriginList;
 /// owner is opaque too.
 ///
 /// ```
-/// use webmcp_policy::{OriginList, tool_visible_to};
+/// use interpane_policy::{OriginList, tool_visible_to};
 ///
 /// let page = OriginList::parse("https://shop.example, https://pay.example")?;
 /// let tool = OriginList::parse("https://pay.example")?;
@@ -18,7 +18,7 @@ use super::OriginList;
 /// assert!(tool_visible_to("https://shop.example", owner, None, &page));
 /// assert!(!tool_visible_to("https://shop.example", owner, Some(&tool), &page));
 /// assert!(tool_visible_to(owner, owner, Some(&OriginList::empty()), &page));
-/// # Ok::<(), webmcp_policy::OriginListError>(())
+/// # Ok::<(), interpane_policy::OriginListError>(())
 /// ```
 pub fn tool_visible_to(
     caller: &str,

@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use webmcp_policy::schema::ArgSchema;
+//! use interpane_policy::schema::ArgSchema;
 //!
 //! let schema = ArgSchema::compile(&json!({
 //!     "type": "object",
@@ -26,7 +26,7 @@
 //!     refused.to_string(),
 //!     "sku is required; quantity must be an integer; got 2.5; size must be one of small, medium, large; got \"huge\""
 //! );
-//! # Ok::<(), webmcp_policy::schema::SchemaError>(())
+//! # Ok::<(), interpane_policy::schema::SchemaError>(())
 //! ```
 //!
 //! The subset of JSON Schema that tool schemas use is checked: `type` (one name or several), `enum`, `const`,

@@ -22,9 +22,9 @@
 //! ```
 //!
 //! ```
-//! use webmcp_policy::journal::MemoryStore;
-//! use webmcp_policy::session::{Config, Effect, Entropy, Session, ToolSpec};
-//! use webmcp_policy::{OriginList, ToolName};
+//! use interpane_policy::journal::MemoryStore;
+//! use interpane_policy::session::{Config, Effect, Entropy, Session, ToolSpec};
+//! use interpane_policy::{OriginList, ToolName};
 //!
 //! struct Fixed;
 //! impl Entropy for Fixed {

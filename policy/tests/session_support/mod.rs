@@ -10,14 +10,14 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use webmcp_policy::envelope::Message;
-use webmcp_policy::journal::{ConsumerJournal, JournalConfig, JournalStore, MemoryStore, Owner, ProviderJournal};
-use webmcp_policy::log_store::LogStore;
-use webmcp_policy::session::{
+use interpane_policy::envelope::Message;
+use interpane_policy::journal::{ConsumerJournal, JournalConfig, JournalStore, MemoryStore, Owner, ProviderJournal};
+use interpane_policy::log_store::LogStore;
+use interpane_policy::session::{
     CallRequest, Config, Effect, Entropy, Input, ListRequest, Locator, PeerId, PortId, Registration, Session, ToolSpec,
     WaiterId, WindowId,
 };
-use webmcp_policy::{JsonText, Limits, OriginList, RequestId, StoreError, ToolName};
+use interpane_policy::{JsonText, Limits, OriginList, RequestId, StoreError, ToolName};
 
 /// A fixed clock start (ms since the epoch).
 pub const T0: u64 = 1_700_000_000_000;
@@ -269,11 +269,11 @@ pub fn execute(waiter: u64, peer: PeerId, tool_name: &str, args: &str, timeout_m
 
 /// The envelopes of a port batch.
 pub fn batch_messages(batch: &str) -> Vec<Message> {
-    webmcp_policy::envelope::decode_batch(batch, &Limits::default())
+    interpane_policy::envelope::decode_batch(batch, &Limits::default())
         .expect("a batch the session wrote reads back")
         .into_iter()
         .filter_map(|item| match item {
-            Ok(webmcp_policy::envelope::Decoded::Message(m)) => Some(m),
+            Ok(interpane_policy::envelope::Decoded::Message(m)) => Some(m),
             _ => None,
         })
         .collect()

@@ -11,9 +11,9 @@ use std::time::Instant;
 
 use demo_check::Setup;
 use demo_check::args::{Args, USAGE};
-use webmcp_demo_sites::{DemoConfig, DemoServer, Site};
-use webmcp_e2e::browser::{chromium_from_env, mode_description};
-use webmcp_e2e::chromedriver::ChromeDriver;
+use interpane_demo_sites::{DemoConfig, DemoServer, Site};
+use interpane_e2e::browser::{chromium_from_env, mode_description};
+use interpane_e2e::chromedriver::ChromeDriver;
 
 /// Exit status when the run could not start (bad arguments, no bridge package, no chromedriver).
 const CANNOT_START: u8 = 2;
@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     if let Some(pkg_dir) = std::env::var_os("E2E_PKG_DIR") {
         config.pkg_dir = pkg_dir.into();
     }
-    if !config.pkg_dir.join("webmcp_bridge.js").is_file() {
+    if !config.pkg_dir.join("interpane.js").is_file() {
         return cannot_start(&format!(
             "no bridge package in {}: build it with scripts/build-pkg.sh (scripts/demo.sh --check does)",
             config.pkg_dir.display()
@@ -52,7 +52,7 @@ fn main() -> ExitCode {
         Err(error) => return cannot_start(&error),
     };
     println!(
-        "webmcp-bridge demo check: shop {}, widget {}, pay {}, evil {}; chromedriver pid {}\nmode: {}\n",
+        "interpane demo check: shop {}, widget {}, pay {}, evil {}; chromedriver pid {}\nmode: {}\n",
         demo.origin(Site::Shop),
         demo.origin(Site::Widget),
         demo.origin(Site::Pay),

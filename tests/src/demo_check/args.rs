@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 /// Printed by `--help`.
 pub const USAGE: &str = "\
-demo-check: drive headless Chromium through the webmcp-bridge demo and print a table of checks
+demo-check: drive headless Chromium through the interpane demo and print a table of checks
 
 Usage: demo-check [--screenshot PATH]
        (usually through scripts/demo.sh --check [--screenshot PATH])

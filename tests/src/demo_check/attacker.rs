@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
+use interpane_demo_sites::Site;
+use interpane_e2e::{E2eError, E2eResult, check, check_eq};
 use serde::Deserialize;
-use webmcp_demo_sites::Site;
-use webmcp_e2e::{E2eError, E2eResult, check, check_eq};
 
 use super::runner::Checks;
 use super::spy_tally::{self, PageSpy};

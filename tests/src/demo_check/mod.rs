@@ -18,9 +18,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use webmcp_demo_sites::RunningDemo;
-use webmcp_e2e::Session;
-use webmcp_e2e::browser::new_session;
+use interpane_demo_sites::RunningDemo;
+use interpane_e2e::Session;
+use interpane_e2e::browser::new_session;
 
 use self::reload::Reloaded;
 use self::report::Report;

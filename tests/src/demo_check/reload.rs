@@ -4,9 +4,9 @@
 //! page reports the call's outcome with a chip: completed when only the widget reloaded (the shop kept running
 //! it and the new page got the result), interrupted when the shop reloaded (the page running it went away).
 
+use interpane_demo_sites::Site;
+use interpane_e2e::{E2eError, E2eResult, check, check_eq};
 use serde_json::json;
-use webmcp_demo_sites::Site;
-use webmcp_e2e::{E2eError, E2eResult, check, check_eq};
 
 use super::runner::Checks;
 use super::spy_tally::{self, PageSpy};

@@ -3,7 +3,7 @@
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use webmcp_e2e::E2eResult;
+use interpane_e2e::E2eResult;
 
 use super::report::{CheckRow, Report};
 

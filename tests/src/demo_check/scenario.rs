@@ -1,9 +1,9 @@
 //! The demo's main scenario, as a visitor sees it: the widget lists the shop's tools, fills the cart, hits the
 //! search rate limit, and checks out; the shop pays through pay. Counters come from the server.
 
+use interpane_demo_sites::Site;
+use interpane_e2e::{E2eResult, check, check_eq};
 use serde_json::json;
-use webmcp_demo_sites::Site;
-use webmcp_e2e::{E2eResult, check, check_eq};
 
 use super::runner::Checks;
 use super::spy_tally::{self, PageSpy};

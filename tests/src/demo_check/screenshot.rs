@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use webmcp_e2e::{Doing, E2eError, E2eResult, check_eq};
+use interpane_e2e::{Doing, E2eError, E2eResult, check_eq};
 
 use super::runner::Checks;
 use super::spy_tally::{self, PageSpy};

@@ -1,8 +1,8 @@
 //! The "no bridge post to '*'" check: every page the run opened is read through the test-mode spy, which
 //! also hears every window message the bridge posts (its audit hook, records `via: "bridge"`).
 
-use webmcp_e2e::Session;
-use webmcp_e2e::spy::{FrameLog, check_no_wildcard_posts};
+use interpane_e2e::Session;
+use interpane_e2e::spy::{FrameLog, check_no_wildcard_posts};
 
 /// What the spy of one page (the top document and all its frames) showed.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,11 +3,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use interpane_demo_sites::{RunningDemo, Site};
+use interpane_e2e::session::DEFAULT_WAIT;
+use interpane_e2e::{E2eError, E2eResult, Session, check_eq};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use webmcp_demo_sites::{RunningDemo, Site};
-use webmcp_e2e::session::DEFAULT_WAIT;
-use webmcp_e2e::{E2eError, E2eResult, Session, check_eq};
 
 /// A browser session and the counter prefix of the pages it opens (so two visits never share counters).
 #[derive(Clone, Debug)]

@@ -21,7 +21,7 @@ mod requests;
 #[path = "attacks/stolen_ids.rs"]
 mod stolen_ids;
 
-use webmcp_e2e::{Case, case};
+use interpane_e2e::{Case, case};
 
 pub fn cases() -> Vec<Case> {
     vec![

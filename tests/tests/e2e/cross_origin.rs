@@ -7,9 +7,9 @@ mod defects;
 #[path = "cross_origin/pages.rs"]
 pub mod pages;
 
+use interpane_demo_sites::Site;
+use interpane_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 
 use pages::{
     BOTH_DIRECTIONS, Direction, Page, call, check_bridge_never_posts_to_star, check_code, embed, js, list, listing,
@@ -125,7 +125,7 @@ async fn raw_execute(t: &Ctx, page: Page, target: &str, target_origin: &str, nam
     .await?;
     check_eq(reply["origin"].clone(), json!(target_origin), &format!("origin of the answer about {name}"))?;
     let text = reply["data"].to_string().replace(&request_id, "<id>").replace(name, "<tool>");
-    serde_json::from_str(&text).map_err(|error| webmcp_e2e::E2eError::Check(error.to_string()))
+    serde_json::from_str(&text).map_err(|error| interpane_e2e::E2eError::Check(error.to_string()))
 }
 
 /// The shop (top) exposes to widget and pay: a tool without `exposedTo` (both), one for the widget, one for pay.
@@ -369,11 +369,11 @@ async fn switch_to_window(t: &Ctx, index: usize) -> E2eResult<()> {
     let client = t.session.client();
     let mut handles = Vec::new();
     let started = std::time::Instant::now();
-    while handles.len() <= index && started.elapsed() < webmcp_e2e::session::DEFAULT_WAIT {
-        handles = client.windows().await.map_err(|e| webmcp_e2e::E2eError::Check(e.to_string()))?;
+    while handles.len() <= index && started.elapsed() < interpane_e2e::session::DEFAULT_WAIT {
+        handles = client.windows().await.map_err(|e| interpane_e2e::E2eError::Check(e.to_string()))?;
     }
-    let handle = handles.get(index).cloned().ok_or_else(|| webmcp_e2e::E2eError::Check("no popup window".into()))?;
-    client.switch_to_window(handle).await.map_err(|e| webmcp_e2e::E2eError::Check(e.to_string()))
+    let handle = handles.get(index).cloned().ok_or_else(|| interpane_e2e::E2eError::Check("no popup window".into()))?;
+    client.switch_to_window(handle).await.map_err(|e| interpane_e2e::E2eError::Check(e.to_string()))
 }
 
 /// The shop opens the widget in a popup. The popup lists and calls the opener's tool; the opener lists the popup's
@@ -452,7 +452,7 @@ async fn results_are_made_safe_and_capped_in_both_directions(t: Ctx) -> E2eResul
 }
 
 /// Records of `log` from `from` on.
-fn since(log: &[webmcp_e2e::spy::PostRecord], from: usize) -> Vec<webmcp_e2e::spy::PostRecord> {
+fn since(log: &[interpane_e2e::spy::PostRecord], from: usize) -> Vec<interpane_e2e::spy::PostRecord> {
     log.get(from..).map(<[_]>::to_vec).unwrap_or_default()
 }
 

@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
+use interpane_demo_sites::Site;
+use interpane_e2e::spy::check_no_wildcard_posts;
+use interpane_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::spy::check_no_wildcard_posts;
-use webmcp_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 
 pub fn cases() -> Vec<Case> {
     vec![
@@ -83,7 +83,7 @@ async fn attacker_results(t: &Ctx) -> E2eResult<()> {
         Ok(state) => state,
         Err(error) => {
             let frames = t.session.describe_frames().await?;
-            return Err(webmcp_e2e::E2eError::Check(format!("{error}\nframes:\n{frames}")));
+            return Err(interpane_e2e::E2eError::Check(format!("{error}\nframes:\n{frames}")));
         }
     };
     check_eq(state, json!("done"), "attacker page state")?;

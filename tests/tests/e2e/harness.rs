@@ -1,10 +1,10 @@
 //! Cases that prove the harness and the demo's origins, before any bridge is involved.
 
+use interpane_demo_sites::Site;
+use interpane_e2e::session::{DEFAULT_WAIT, js_string};
+use interpane_e2e::spy::{check_no_wildcard_posts, spy_logs, wildcard_posts};
+use interpane_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::session::{DEFAULT_WAIT, js_string};
-use webmcp_e2e::spy::{check_no_wildcard_posts, spy_logs, wildcard_posts};
-use webmcp_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 
 pub fn cases() -> Vec<Case> {
     vec![
@@ -100,7 +100,7 @@ async fn spy_records_the_bridge_hook_and_ports(t: Ctx) -> E2eResult<()> {
     t.session.to_top().await?;
     t.session
         .execute(
-            "window[Symbol.for('webmcp-bridge.postObserver')](location.origin, { type: 'e2e-bridge' }); \
+            "window[Symbol.for('interpane.postObserver')](location.origin, { type: 'e2e-bridge' }); \
              new MessageChannel().port1.postMessage({ type: 'e2e-port' }); \
              window.postMessage({ type: 'e2e-self' }, location.origin); \
              document.getElementById('widget-frame').contentWindow.postMessage({ type: 'e2e-cross' }, arguments[0]); \
@@ -115,8 +115,8 @@ async fn spy_records_the_bridge_hook_and_ports(t: Ctx) -> E2eResult<()> {
         { "via": "bridge", "targetOrigin": shop, "type": "e2e-bridge" },
         { "via": "port", "targetOrigin": null, "type": "e2e-port" },
     ]);
-    let expected: Vec<webmcp_e2e::spy::PostRecord> =
-        serde_json::from_value(expected).map_err(|e| webmcp_e2e::E2eError::Check(e.to_string()))?;
+    let expected: Vec<interpane_e2e::spy::PostRecord> =
+        serde_json::from_value(expected).map_err(|e| interpane_e2e::E2eError::Check(e.to_string()))?;
     let top_e2e = top
         .flatten()
         .map(|records| records.into_iter().filter(|r| r.message_type.starts_with("e2e-")).collect::<Vec<_>>());
@@ -126,10 +126,7 @@ async fn spy_records_the_bridge_hook_and_ports(t: Ctx) -> E2eResult<()> {
     check(logs.len() >= 3, || format!("expected the shop and its two frames, got {logs:?}"))?;
 
     t.session
-        .execute(
-            "window[Symbol.for('webmcp-bridge.postObserver')]('*', { type: 'e2e-wildcard' }); return true;",
-            vec![],
-        )
+        .execute("window[Symbol.for('interpane.postObserver')]('*', { type: 'e2e-wildcard' }); return true;", vec![])
         .await?;
     let logs = spy_logs(&t.session).await?;
     let wildcards: Vec<String> = wildcard_posts(&logs).iter().map(|(_, r)| r.message_type.clone()).collect();

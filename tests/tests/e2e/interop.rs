@@ -4,10 +4,10 @@
 //! the bridge list and call each other's tools in both directions. What they observe is in docs/protocol.md,
 //! "What interoperates with the WebMCP polyfill".
 
+use interpane_demo_sites::Site;
+use interpane_e2e::spy::PostRecord;
+use interpane_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::spy::PostRecord;
-use webmcp_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 
 use crate::cross_origin::pages::{
     FRAME_PROVIDES, HOST_PROVIDES, Page, call, check_bridge_never_posts_to_star, check_code, embed, js, list, listing,

@@ -1,10 +1,10 @@
 //! Cases whose expectations depend on the run's mode (`E2E_NATIVE=1`: Chromium with native WebMCP; docs/native.md,
 //! "Both modes").
 
+use interpane_demo_sites::Site;
+use interpane_e2e::browser::native_mode;
+use interpane_e2e::{Case, Ctx, E2eResult, case, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::browser::native_mode;
-use webmcp_e2e::{Case, Ctx, E2eResult, case, check_eq};
 
 pub fn cases() -> Vec<Case> {
     vec![case!("modes::a_form_is_one_tool_and_passwords_stay_the_visitors", a_form_is_one_tool)]
@@ -25,7 +25,7 @@ let submitted = 0;
 form.addEventListener("submit", (event) => { event.preventDefault(); submitted += 1; });
 document.body.append(form);
 const native = document.modelContext ?? null;
-const bridge = await import("/pkg/webmcp_bridge.js");
+const bridge = await import("/pkg/interpane.js");
 await bridge.default();
 const context = bridge.install({ exposeToolsTo: [args[0]] });
 await context.ready;

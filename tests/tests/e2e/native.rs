@@ -3,10 +3,10 @@
 
 use std::future::Future;
 
+use interpane_demo_sites::Site;
+use interpane_e2e::browser::{NATIVE_WEBMCP_ARG, own_chromium};
+use interpane_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::browser::{NATIVE_WEBMCP_ARG, own_chromium};
-use webmcp_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
 
 use crate::cross_origin::pages::{Page, embed, go, js, listing, open_top, peer_path, register};
 
@@ -477,7 +477,7 @@ pub async fn readme_flow_works_where_native_exists(t: Ctx) -> E2eResult<()> {
 /// both (a signal, `unregisterTool`) and reads the registry again.
 const THROUGH_THE_BRIDGE: &str = r#"
 const native = document.modelContext;
-const bridge = await import("/pkg/webmcp_bridge.js");
+const bridge = await import("/pkg/interpane.js");
 await bridge.default();
 const context = bridge.install({ exposeToolsTo: [args[0]] });
 await context.ready;
@@ -720,7 +720,7 @@ const native = document.modelContext;
 const widget = args[0];
 await native.registerTool({ name: "early_native", description: "Registered before install().",
   execute() { return "early"; } }, { exposedTo: [widget] });
-const bridge = await import("/pkg/webmcp_bridge.js");
+const bridge = await import("/pkg/interpane.js");
 await bridge.default();
 const context = bridge.install({ exposeToolsTo: [widget] });
 await context.ready;

@@ -3,9 +3,9 @@
 //! without a Chromium of their own run in the suite's mode: the bridge alone, or with native WebMCP beside it
 //! (`E2E_NATIVE=1`); what they expect is the same in both.
 
+use interpane_demo_sites::Site;
+use interpane_e2e::{Case, Ctx, E2eResult, case, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::{Case, Ctx, E2eResult, case, check_eq};
 
 use crate::cross_origin::pages::{Page, embed, js, open_top, peer_path, register};
 use crate::native::in_native_chromium;

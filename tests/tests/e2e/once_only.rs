@@ -21,7 +21,7 @@ mod storage;
 #[path = "once_only/tabs.rs"]
 mod tabs;
 
-use webmcp_e2e::{Case, case};
+use interpane_e2e::{Case, case};
 
 pub fn cases() -> Vec<Case> {
     vec![

@@ -36,7 +36,7 @@ async function main() {
     el("iframe", { id: "caller", title: "caller", src: frameUrl(`${origins.shop}/once/caller.html`, ["counterPrefix", "twice"]) });
   main.append(provider);
   if (params.get("together") === "1") main.append(caller());
-  const bridge = await import("/pkg/webmcp_bridge.js");
+  const bridge = await import("/pkg/interpane.js");
   await bridge.default();
   await bridge.install().ready;
   if (params.get("together") !== "1") {

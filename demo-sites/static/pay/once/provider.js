@@ -13,12 +13,12 @@ import { el, settle, showOrigin } from "/common/page.js";
 
 const params = new URLSearchParams(location.search);
 const runs = document.getElementById("runs");
-/** The bridge's console warnings in this page load (it prefixes them with "webmcp-bridge:"). */
+/** The bridge's console warnings in this page load (it prefixes them with "interpane:"). */
 const bridgeWarnings = [];
 const consoleWarn = console.warn;
 console.warn = function (...args) {
   const text = args.map((arg) => String(arg)).join(" ");
-  if (text.startsWith("webmcp-bridge:")) bridgeWarnings.push(text);
+  if (text.startsWith("interpane:")) bridgeWarnings.push(text);
   return consoleWarn.apply(this, args);
 };
 
@@ -126,7 +126,7 @@ async function main() {
   if (params.get("fill") === "1") provider.storage = fillSessionStorage();
   const { readJournals } = await import(`${origins.shop}/once/journal.js`);
   provider.journal = readJournals;
-  const bridge = await import("/pkg/webmcp_bridge.js");
+  const bridge = await import("/pkg/interpane.js");
   await bridge.default();
   const modelContext = bridge.install({ exposeToolsTo: origins.shop });
   const second = await window.__secondCopy;

@@ -57,7 +57,7 @@ function noteBatch(dir, text) {
 
 window.addEventListener("message", (event) => note("in", "window", peerOf(event.source), event.data));
 
-const observerKey = Symbol.for("webmcp-bridge.postObserver");
+const observerKey = Symbol.for("interpane.postObserver");
 const spyObserver = window[observerKey];
 window[observerKey] = (targetOrigin, message) => {
   const key = String(targetOrigin);
@@ -85,7 +85,7 @@ MessagePort.prototype.start = function start() {
 /** The shop's memory: JS heap (precise only with --enable-precise-memory-info), the bridge's wasm memory, storage. */
 async function memory() {
   if (typeof globalThis.gc === "function") globalThis.gc();
-  const bridge = await import("/pkg/webmcp_bridge.js");
+  const bridge = await import("/pkg/interpane.js");
   const exports = await bridge.default();
   let storageChars = 0;
   for (let index = 0; index < sessionStorage.length; index += 1) {

@@ -15,12 +15,12 @@ import { installDeafness } from "./deafness.js";
 import { framePath, readJournals, storageProbe, unsettledCalls } from "./journal.js";
 
 const params = new URLSearchParams(location.search);
-/** The bridge's console warnings in this page load (it prefixes them with "webmcp-bridge:"). */
+/** The bridge's console warnings in this page load (it prefixes them with "interpane:"). */
 const bridgeWarnings = [];
 const consoleWarn = console.warn;
 console.warn = function (...args) {
   const text = args.map((arg) => String(arg)).join(" ");
-  if (text.startsWith("webmcp-bridge:")) bridgeWarnings.push(text);
+  if (text.startsWith("interpane:")) bridgeWarnings.push(text);
   return consoleWarn.apply(this, args);
 };
 // Before the bridge adds its listeners.
@@ -132,7 +132,7 @@ function callArgs(callId, options) {
 }
 
 async function loadBridge() {
-  const bridge = await import("/pkg/webmcp_bridge.js");
+  const bridge = await import("/pkg/interpane.js");
   await bridge.default();
   return bridge.install();
 }

@@ -5,7 +5,7 @@ const twice = new URLSearchParams(location.search).get("twice") === "1";
 
 window.__secondCopy = twice
   ? (async () => {
-      const copy = await import("/pkg/webmcp_bridge.js?copy");
+      const copy = await import("/pkg/interpane.js?copy");
       await copy.default();
       return copy.install();
     })()

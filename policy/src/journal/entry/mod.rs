@@ -23,7 +23,8 @@ use crate::outcome::{ErrorKind, MAX_ERROR_MESSAGE_CHARS, RetryAfter, ToolError, 
 
 /// The format version written in every entry (`"v"`).
 pub const ENTRY_VERSION: u64 = 1;
-/// The prefix of consumer entry keys: `webmcp:c:<wire id>`.
+/// The prefix of consumer entry keys: `webmcp:c:<wire id>`. The `webmcp:` keys kept their names when the project
+/// was renamed (interpane): a page that upgrades keeps its journals, so no call runs twice across the upgrade.
 pub const CONSUMER_PREFIX: &str = "webmcp:c:";
 /// The prefix of provider entry keys: `webmcp:p:<caller origin> <wire id>`, and `webmcp:p:!<tab> <slot>` for a
 /// provider's own notes.

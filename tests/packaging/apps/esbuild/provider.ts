@@ -1,5 +1,5 @@
-import init from "@webmcp-bridge/web";
-import wasmUrl from "@webmcp-bridge/web/wasm";
+import init from "interpane";
+import wasmUrl from "interpane/wasm";
 import { provider } from "../shared/roundtrip.ts";
 
 await init({ module_or_path: wasmUrl });

@@ -1,7 +1,7 @@
 // Calls the React provider's tools across origins: one active registration each under StrictMode, the latest
 // render's execute, and no tools once the component unmounts.
-import init, { install } from "@webmcp-bridge/web";
-import wasmUrl from "@webmcp-bridge/web/wasm";
+import init, { install } from "interpane";
+import wasmUrl from "interpane/wasm";
 import { embedProvider, waitForTools } from "../shared/roundtrip.ts";
 
 type Stats = { registered: Record<string, number>; active: Record<string, number> };

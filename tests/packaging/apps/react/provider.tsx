@@ -3,9 +3,9 @@
 // by wrapping registerTool: exactly one each is what the hook promises.
 import { StrictMode, useState } from "react";
 import { createRoot } from "react-dom/client";
-import init, { install, type RegisterToolOptions, type ToolDefinition } from "@webmcp-bridge/web";
-import wasmUrl from "@webmcp-bridge/web/wasm";
-import { useTool } from "@webmcp-bridge/web/react";
+import init, { install, type RegisterToolOptions, type ToolDefinition } from "interpane";
+import wasmUrl from "interpane/wasm";
+import { useTool } from "interpane/react";
 import { params } from "../shared/roundtrip.ts";
 
 await init({ module_or_path: wasmUrl });

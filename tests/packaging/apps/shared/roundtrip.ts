@@ -1,7 +1,7 @@
 // The two halves of a cross-origin round trip, shared by the Vite, esbuild and React apps: the provider page (origin
 // B) exposes tools to the consumer's origin; the consumer page (origin A) embeds it, waits for its tools, calls
 // them and reports what came back in `window.__result` for the runner (run.mjs) to check.
-import { install, isToolCallError, type ModelContext, type Tool } from "@webmcp-bridge/web";
+import { install, isToolCallError, type ModelContext, type Tool } from "interpane";
 
 declare global {
   interface Window {

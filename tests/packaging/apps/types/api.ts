@@ -1,10 +1,10 @@
 // What a strict TypeScript user expects of the package's types (compiled by tsc --noEmit in run.mjs; every
 // `@ts-expect-error` must find an error, or tsc fails).
-import init, { install, isToolCallError } from "@webmcp-bridge/web";
-import type { ModelContext, Tool, ToolCallErrorCode, ToolResultEvent, ToolStatusEvent } from "@webmcp-bridge/web";
-import * as pkg from "@webmcp-bridge/web";
-import * as react from "@webmcp-bridge/web/react";
-import wasmUrl from "@webmcp-bridge/web/wasm";
+import init, { install, isToolCallError } from "interpane";
+import type { ModelContext, Tool, ToolCallErrorCode, ToolResultEvent, ToolStatusEvent } from "interpane";
+import * as pkg from "interpane";
+import * as react from "interpane/react";
+import wasmUrl from "interpane/wasm";
 
 await init();
 await init({ module_or_path: wasmUrl });

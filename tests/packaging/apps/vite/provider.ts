@@ -1,4 +1,4 @@
-import init from "@webmcp-bridge/web";
+import init from "interpane";
 import { provider } from "../shared/roundtrip.ts";
 
 await init();

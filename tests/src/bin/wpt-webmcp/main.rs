@@ -18,10 +18,10 @@ use std::time::{Duration, Instant};
 
 use fantoccini::ClientBuilder;
 use hyper_util::client::legacy::connect::HttpConnector;
+use interpane_e2e::browser::{NATIVE_WEBMCP_ARG, capabilities, chromium_from_env};
+use interpane_e2e::chromedriver::ChromeDriver;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use webmcp_e2e::browser::{NATIVE_WEBMCP_ARG, capabilities, chromium_from_env};
-use webmcp_e2e::chromedriver::ChromeDriver;
 
 /// How long one file may take from navigation to testharness's completion (its own "long" timeout is 60 s).
 const FILE_DEADLINE: Duration = Duration::from_secs(90);
@@ -127,7 +127,7 @@ fn test_files(wpt: &Path, only: Option<&str>) -> Result<Vec<String>, String> {
 
 async fn run(args: &Args) -> Result<Vec<FileRun>, String> {
     let files = test_files(&args.wpt, args.only.as_deref())?;
-    let pkg = std::env::var_os("E2E_PKG_DIR").map_or_else(webmcp_demo_sites::default_pkg_dir, PathBuf::from);
+    let pkg = std::env::var_os("E2E_PKG_DIR").map_or_else(interpane_demo_sites::default_pkg_dir, PathBuf::from);
     if args.bridge && !pkg.join("index.js").is_file() {
         return Err(format!("no bridge package in {} (run ./scripts/build-pkg.sh)", pkg.display()));
     }

@@ -14,7 +14,7 @@ pub const DEFERRED_TYPE: &str = "text/x-wpt-webmcp-deferred";
 
 /// Served as `/resources/testharnessreport.js`: leaves every subtest's name, status and message where the runner
 /// reads them (`window.__wptWebmcpResults`).
-pub const REPORT_SCRIPT: &str = r#"// webmcp-bridge's wpt-webmcp runner: results for the runner to read.
+pub const REPORT_SCRIPT: &str = r#"// interpane's wpt-webmcp runner: results for the runner to read.
 add_completion_callback(function (tests, harness) {
   window.__wptWebmcpResults = {
     harness: harness.status,
@@ -29,7 +29,7 @@ add_completion_callback(function (tests, harness) {
 pub fn host_info_script(origins: &Origins) -> String {
     let (main, remote, other) = (&origins.main, &origins.remote, &origins.other);
     format!(
-        "// webmcp-bridge's wpt-webmcp runner: the origins of this run.\n\
+        "// interpane's wpt-webmcp runner: the origins of this run.\n\
          function get_host_info() {{\n  return {{\n    \
          ORIGINAL_HOST: '127.0.0.1', REMOTE_HOST: '127.0.0.1', NOTSAMESITE_HOST: 'localhost',\n    \
          HTTP_ORIGIN: '{main}', HTTPS_ORIGIN: '{main}',\n    \

@@ -2,11 +2,11 @@
 //! cases drive its frames: the widget and pay frames of the real shop, the attacker frame (evil origin), and inside
 //! it a window of the pay origin that nobody asked (the impostor) and a sandboxed frame (an opaque origin).
 
+use interpane_demo_sites::Site;
+use interpane_e2e::session::Session;
+use interpane_e2e::spy::check_no_wildcard_posts;
+use interpane_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::session::Session;
-use webmcp_e2e::spy::check_no_wildcard_posts;
-use webmcp_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 
 /// A window of the arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,12 +99,12 @@ pub async fn widget_chips(session: &Session) -> E2eResult<Value> {
     .await
 }
 
-/// The victim's bridge warnings (console.warn lines that start with `webmcp-bridge:`), in order.
+/// The victim's bridge warnings (console.warn lines that start with `interpane:`), in order.
 pub async fn bridge_warnings(session: &Session) -> E2eResult<Vec<String>> {
     let warnings = run_in(
         session,
         Frame::Shop,
-        "return window.__victim.warnings.filter((line) => line.startsWith('webmcp-bridge:'));",
+        "return window.__victim.warnings.filter((line) => line.startsWith('interpane:'));",
         vec![],
     )
     .await?;

@@ -2,10 +2,10 @@
 //! kind of refusal is visible to the page's developer, once per kind and origin (then at most once a minute, which
 //! the policy's unit tests show with a clock; a case cannot wait a minute), and a flood is not a flood of logs.
 
+use interpane_demo_sites::Site;
+use interpane_e2e::session::DEFAULT_WAIT;
+use interpane_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::session::DEFAULT_WAIT;
-use webmcp_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 
 use super::arena::{
     Frame, bridge_warnings, check_arena_clean, check_nothing_else_ran, enter, open_arena, run_in, widget_command,
@@ -67,7 +67,7 @@ fn evil_warnings(evil: &str) -> Vec<String> {
         "a call result nobody waits for".to_owned(),
     ]
     .into_iter()
-    .map(|what| format!("webmcp-bridge: refused {what} from {evil}"))
+    .map(|what| format!("interpane: refused {what} from {evil}"))
     .collect()
 }
 
@@ -106,17 +106,16 @@ pub async fn refusals_warn_once_per_kind_and_origin(t: Ctx) -> E2eResult<()> {
         Step { what: "calls from a pay window", from: Frame::Impostor, one: "h.execute('checkout', {})", count: 20 };
     run_step(&t, &impostor, true).await?;
     let pay = t.origin(Site::Pay);
-    let expected = vec![format!("webmcp-bridge: refused a call of checkout, a tool it cannot see from {pay}")];
+    let expected = vec![format!("interpane: refused a call of checkout, a tool it cannot see from {pay}")];
     check_eq(new_warnings(&t, &mut seen).await?, expected, "warnings after a pay-origin window's refusals")?;
 
     let opaque = Step { what: "requests from a sandboxed frame", from: Frame::Opaque, one: "h.getTools()", count: 20 };
     run_step(&t, &opaque, false).await?;
     enter(&t.session, Frame::Shop).await?;
-    let warned =
-        format!("window.__victim.warnings.filter((line) => line.startsWith('webmcp-bridge:')).length > {seen}");
+    let warned = format!("window.__victim.warnings.filter((line) => line.startsWith('interpane:')).length > {seen}");
     t.session.wait_for(&warned, DEFAULT_WAIT).await?;
     let expected = vec![
-        "webmcp-bridge: refused a message from an opaque origin (a sandboxed frame): it cannot be answered without '*' from null"
+        "interpane: refused a message from an opaque origin (a sandboxed frame): it cannot be answered without '*' from null"
             .to_owned(),
     ];
     check_eq(new_warnings(&t, &mut seen).await?, expected, "warnings after a sandboxed frame's requests")?;
@@ -135,7 +134,7 @@ pub async fn refusals_warn_once_per_kind_and_origin(t: Ctx) -> E2eResult<()> {
         count: 3000,
     };
     run_step(&t, &burst, true).await?;
-    let expected = vec![format!("webmcp-bridge: refused tool list requests beyond the rate limit from {evil}")];
+    let expected = vec![format!("interpane: refused tool list requests beyond the rate limit from {evil}")];
     let after_burst = new_warnings(&t, &mut seen).await?;
     eprintln!(
         "console: {seen} bridge warnings in all after {} refused messages",

@@ -10,12 +10,12 @@
 
 use std::time::Duration;
 
+use interpane_demo_sites::Site;
+use interpane_e2e::browser::own_chromium;
+use interpane_e2e::chromedriver::ChromeDriver;
+use interpane_e2e::session::Session;
+use interpane_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::browser::own_chromium;
-use webmcp_e2e::chromedriver::ChromeDriver;
-use webmcp_e2e::session::Session;
-use webmcp_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 
 use super::arena::{Frame, check_arena_clean, check_nothing_else_ran, open_arena_in, run_in};
 
@@ -127,7 +127,7 @@ async fn flood_in(t: &Ctx, session: &Session) -> E2eResult<()> {
     let warnings = run_in(
         session,
         Frame::Shop,
-        "return window.__victim.warnings.filter((line) => line.startsWith('webmcp-bridge:'));",
+        "return window.__victim.warnings.filter((line) => line.startsWith('interpane:'));",
         vec![],
     )
     .await?;

@@ -4,9 +4,9 @@
 //! next call still works. The case prints the memory figures. Before the fix, the message was serialized and
 //! copied: wasm memory grew by hundreds of MiB and never shrank.
 
+use interpane_e2e::session::Session;
+use interpane_e2e::{Ctx, E2eResult, check};
 use serde_json::{Value, json};
-use webmcp_e2e::session::Session;
-use webmcp_e2e::{Ctx, E2eResult, check};
 
 use super::arena::{Frame, check_arena_clean, open_arena_in, run_in};
 use super::flood::{CALLS, close_precise_memory_session, growth, latencies, memory, mib, precise_memory_session};
@@ -30,7 +30,7 @@ const POST_HUGE: &str = "const huge = 'x'.repeat(args[0]); const started = perfo
 
 async fn huge_in(t: &Ctx, session: &Session) -> E2eResult<()> {
     open_arena_in(t, session, 100).await?;
-    let shop = t.origin(webmcp_demo_sites::Site::Shop).to_owned();
+    let shop = t.origin(interpane_demo_sites::Site::Shop).to_owned();
     let before = memory(session).await?;
     let ms = run_in(session, Frame::Evil, POST_HUGE, vec![json!(HUGE_CHARS), json!(shop)]).await?;
     let after = memory(session).await?;

@@ -4,9 +4,9 @@
 //! (2,000) for every origin together, so a stranger that can add records can push out the records of the widget's
 //! calls, and with them what the shop knows about those calls.
 
+use interpane_demo_sites::Site;
+use interpane_e2e::{Ctx, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::{Ctx, E2eResult, check, check_eq};
 
 use super::arena::{Frame, check_arena_clean, check_nothing_else_ran, enter, open_arena, run_in, widget_command};
 

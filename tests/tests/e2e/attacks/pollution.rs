@@ -2,10 +2,10 @@
 //! retryAfter. The shop's origin (`/attack/pollution.html`) consumes an echo provider of the pay origin
 //! (`/attack/echo.html`) and a provider of the evil origin that turned malicious (`/attack/malicious-provider.html`).
 
+use interpane_demo_sites::Site;
+use interpane_e2e::spy::check_no_wildcard_posts;
+use interpane_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::spy::check_no_wildcard_posts;
-use webmcp_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 
 /// The checks of a case that did not hold, each as one line.
 #[derive(Default)]

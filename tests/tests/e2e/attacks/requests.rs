@@ -2,9 +2,9 @@
 //! sandboxed frame, against the shop and the pay provider. Each attack is a row with the exact answers the
 //! attacker must get; every row is checked, and all mismatches are reported together.
 
+use interpane_demo_sites::Site;
+use interpane_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 
 use super::arena::{Frame, check_arena_clean, check_nothing_else_ran, open_arena, run_in, widget_command};
 
@@ -316,9 +316,9 @@ async fn opaque_caller(t: &Ctx) -> E2eResult<Option<String>> {
         { transfer: c.transfer, fence: false }); return true;";
     run_in(&t.session, Frame::Opaque, body, vec![]).await?;
     let warned =
-        "window.__victim.warnings.some((line) => line.startsWith('webmcp-bridge:') && line.includes('opaque origin'))";
+        "window.__victim.warnings.some((line) => line.startsWith('interpane:') && line.includes('opaque origin'))";
     super::arena::enter(&t.session, Frame::Shop).await?;
-    let seen = t.session.wait_for(warned, webmcp_e2e::session::DEFAULT_WAIT).await;
+    let seen = t.session.wait_for(warned, interpane_e2e::session::DEFAULT_WAIT).await;
     Ok(seen.err().map(|error| format!("the shop never warned about the sandboxed caller: {error}")))
 }
 

@@ -6,9 +6,9 @@
 
 use std::time::Duration;
 
+use interpane_demo_sites::Site;
+use interpane_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 
 use super::arena::{
     Frame, check_arena_clean, check_nothing_else_ran, enter, open_arena, run_in, widget_chips, widget_command,
@@ -134,7 +134,7 @@ pub async fn stolen_ids_do_not_steer_calls_in_flight(t: Ctx) -> E2eResult<()> {
     )
     .await?;
     enter(&t.session, Frame::Shop).await?;
-    let ids = t.session.wait_for(STOLEN, webmcp_e2e::session::DEFAULT_WAIT).await?;
+    let ids = t.session.wait_for(STOLEN, interpane_e2e::session::DEFAULT_WAIT).await?;
 
     let mut failed = Vec::new();
     let rows = thefts();

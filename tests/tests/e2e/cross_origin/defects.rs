@@ -2,9 +2,9 @@
 //! a refusal that went to another window of the caller's origin, and tool-change notices that reached origins
 //! that see no tool. Each case is named after what broke.
 
+use interpane_demo_sites::Site;
+use interpane_e2e::{Ctx, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::{Ctx, E2eResult, check, check_eq};
 
 use super::pages::{
     Page, check_bridge_never_posts_to_star, check_code, embed, js, list, open_pair, open_top, peer_path, register,

@@ -3,11 +3,11 @@
 
 use std::time::{Duration, Instant};
 
+use interpane_demo_sites::Site;
+use interpane_e2e::session::DEFAULT_WAIT;
+use interpane_e2e::spy::{FrameLog, PostRecord, spy_logs};
+use interpane_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::session::DEFAULT_WAIT;
-use webmcp_e2e::spy::{FrameLog, PostRecord, spy_logs};
-use webmcp_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 
 /// How often a server counter is read while waiting for it.
 const COUNTER_POLL: Duration = Duration::from_millis(20);

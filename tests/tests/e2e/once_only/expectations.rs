@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use webmcp_demo_sites::Site;
-use webmcp_e2e::session::DEFAULT_WAIT;
-use webmcp_e2e::{E2eError, E2eResult};
+use interpane_demo_sites::Site;
+use interpane_e2e::session::DEFAULT_WAIT;
+use interpane_e2e::{E2eError, E2eResult};
 
 use super::pages::{COUNTER_WAIT, POLL, Pages, REPETITIONS};
 

@@ -3,10 +3,10 @@
 
 use std::time::{Duration, Instant};
 
+use interpane_demo_sites::Site;
+use interpane_e2e::session::DEFAULT_WAIT;
+use interpane_e2e::{E2eError, E2eResult};
 use serde_json::Value;
-use webmcp_demo_sites::Site;
-use webmcp_e2e::session::DEFAULT_WAIT;
-use webmcp_e2e::{E2eError, E2eResult};
 
 use super::pages::{COUNTER_WAIT, Pages};
 

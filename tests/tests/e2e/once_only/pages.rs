@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use interpane_demo_sites::Site;
+use interpane_e2e::session::DEFAULT_WAIT;
+use interpane_e2e::{Ctx, E2eError, E2eResult, Session, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::session::DEFAULT_WAIT;
-use webmcp_e2e::{Ctx, E2eError, E2eResult, Session, check_eq};
 
 /// How often each scenario runs.
 pub const REPETITIONS: usize = 20;

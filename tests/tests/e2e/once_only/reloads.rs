@@ -2,8 +2,8 @@
 //! while the tool runs, after the result was sent but before the page handled it; the provider's page while the
 //! tool runs.
 
+use interpane_e2e::{Ctx, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_e2e::{Ctx, E2eResult, check, check_eq};
 
 use super::pages::{Layout, Pages, REPETITIONS};
 
@@ -72,7 +72,7 @@ pub async fn caller_reload_after_the_result_before_delivery(t: Ctx) -> E2eResult
         // The tool returned and the provider posted its response; the caller dropped it unhandled.
         pages.expect(&id, &[], &[("", 1), ("returned", 1)]).await?;
         pages.enter_caller().await?;
-        pages.session.wait_for("window.__once.deafness.dropped > 0", webmcp_e2e::session::DEFAULT_WAIT).await?;
+        pages.session.wait_for("window.__once.deafness.dropped > 0", interpane_e2e::session::DEFAULT_WAIT).await?;
         let before = pages.in_caller("return window.__once.outcomes[arguments[0]].state;", vec![json!(id)]).await?;
         check_eq(before, json!("pending"), "the caller's promise before the reload")?;
         // The provider keeps the result until the caller acknowledges it.

@@ -3,10 +3,10 @@
 //! it can see or guess and answers every duplicate-tab probe with everything it has learned. None of that may
 //! make the caller's reload take a new tab id, and so run again a `callId` that already ran.
 
+use interpane_demo_sites::Site;
+use interpane_e2e::session::DEFAULT_WAIT;
+use interpane_e2e::{Ctx, Doing, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_demo_sites::Site;
-use webmcp_e2e::session::DEFAULT_WAIT;
-use webmcp_e2e::{Ctx, Doing, E2eResult, check, check_eq};
 
 use super::pages::{Layout, Pages};
 
@@ -14,8 +14,8 @@ use super::pages::{Layout, Pages};
 const SQUATTED_REPETITIONS: usize = 5;
 
 /// The squatter, run in a document of the caller's origin in another tab. It learns every string it can read
-/// (announcements on `webmcp-bridge:calls`, where it says it listens and answers hellos as a bridge does, messages
-/// on `webmcp-bridge`, the names of `navigator.locks.query()`),
+/// (announcements on `interpane:calls`, where it says it listens and answers hellos as a bridge does, messages
+/// on `interpane`, the names of `navigator.locks.query()`),
 /// queues for every lock it sees (and for `webmcp:<string>:top` for every string it heard), and answers every
 /// probe it hears, once with each string it learned in every field the probe has, and in `alive` and `proof`.
 const SQUATTER: &str = r#"
@@ -40,7 +40,7 @@ squat.sweep = async () => {
   for (const value of [...squat.learned]) if (!value.startsWith("webmcp:")) take(`webmcp:${value}:top`);
   return [...squat.requested];
 };
-const calls = new BroadcastChannel("webmcp-bridge:calls");
+const calls = new BroadcastChannel("interpane:calls");
 calls.onmessage = (event) => {
   // It answers every starting bridge's hello, as a bridge does, so that every page of the caller announces to it.
   if (event.data?.kind === "webmcp-call-watcher" && event.data.hello === true) {
@@ -50,7 +50,7 @@ calls.onmessage = (event) => {
   squat.sweep();
 };
 calls.postMessage({ kind: "webmcp-call-watcher", hello: true });
-const probes = new BroadcastChannel("webmcp-bridge");
+const probes = new BroadcastChannel("interpane");
 probes.onmessage = (event) => {
   const message = event.data;
   learn(message);

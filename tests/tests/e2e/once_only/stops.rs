@@ -1,7 +1,7 @@
 //! Stopping a call (docs/once-only.md §4): before it starts, and while it runs.
 
+use interpane_e2e::{Ctx, E2eResult, check_eq};
 use serde_json::json;
-use webmcp_e2e::{Ctx, E2eResult, check_eq};
 
 use super::pages::{Layout, Pages, REPETITIONS};
 

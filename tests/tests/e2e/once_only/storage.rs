@@ -4,11 +4,11 @@
 
 use fantoccini::ClientBuilder;
 use hyper_util::client::legacy::connect::HttpConnector;
+use interpane_demo_sites::Site;
+use interpane_e2e::browser::{capabilities, chromium_from_env};
+use interpane_e2e::chromedriver::ChromeDriver;
+use interpane_e2e::{Ctx, E2eError, E2eResult, Session, check_eq};
 use serde_json::json;
-use webmcp_demo_sites::Site;
-use webmcp_e2e::browser::{capabilities, chromium_from_env};
-use webmcp_e2e::chromedriver::ChromeDriver;
-use webmcp_e2e::{Ctx, E2eError, E2eResult, Session, check_eq};
 
 use super::pages::{Layout, Pages, REPETITIONS};
 

@@ -1,9 +1,9 @@
 //! Other copies of a page (docs/once-only.md §5 and §6): a duplicated tab, another tab of the same origin, and
 //! the bridge loaded twice in one page.
 
+use interpane_e2e::session::DEFAULT_WAIT;
+use interpane_e2e::{Ctx, Doing, E2eError, E2eResult, check, check_eq};
 use serde_json::{Value, json};
-use webmcp_e2e::session::DEFAULT_WAIT;
-use webmcp_e2e::{Ctx, Doing, E2eError, E2eResult, check, check_eq};
 
 use super::pages::{Layout, Pages, REPETITIONS};
 

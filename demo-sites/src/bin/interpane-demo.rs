@@ -1,16 +1,16 @@
-//! `webmcp-demo`: serves the four demo origins until Ctrl-C.
+//! `interpane-demo`: serves the four demo origins until Ctrl-C.
 
 use std::process::ExitCode;
 
-use webmcp_demo_sites::cli::{CliArgs, USAGE};
-use webmcp_demo_sites::{DemoConfig, DemoServer, RunningDemo, Site};
+use interpane_demo_sites::cli::{CliArgs, USAGE};
+use interpane_demo_sites::{DemoConfig, DemoServer, RunningDemo, Site};
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let args = match CliArgs::parse(std::env::args().skip(1)) {
         Ok(args) => args,
         Err(error) => {
-            eprintln!("webmcp-demo: {error}");
+            eprintln!("interpane-demo: {error}");
             return ExitCode::from(2);
         }
     };
@@ -22,8 +22,8 @@ async fn main() -> ExitCode {
         // The check drives Chromium through chromedriver, which lives in the end-to-end crate, not here.
         let screenshot = args.screenshot.map(|path| format!(" --screenshot {}", path.display())).unwrap_or_default();
         eprintln!(
-            "webmcp-demo: the demo check is its own program: run `scripts/demo.sh --check{screenshot}` \
-             (or `cargo run --release -p webmcp-e2e --bin demo-check --{screenshot}`)"
+            "interpane-demo: the demo check is its own program: run `scripts/demo.sh --check{screenshot}` \
+             (or `cargo run --release -p interpane-e2e --bin demo-check --{screenshot}`)"
         );
         return ExitCode::from(2);
     }
@@ -34,9 +34,9 @@ async fn main() -> ExitCode {
         pkg_dir: args.pkg_dir.unwrap_or(defaults.pkg_dir),
         test_mode: args.test_mode,
     };
-    if !config.pkg_dir.join("webmcp_bridge.js").is_file() {
+    if !config.pkg_dir.join("interpane.js").is_file() {
         eprintln!(
-            "webmcp-demo: warning: no bridge package in {} (build it with scripts/build-pkg.sh); \
+            "interpane-demo: warning: no bridge package in {} (build it with scripts/build-pkg.sh); \
              the pages will say the bridge is missing",
             config.pkg_dir.display()
         );
@@ -44,26 +44,26 @@ async fn main() -> ExitCode {
     let demo = match DemoServer::start(config).await {
         Ok(demo) => demo,
         Err(error) => {
-            eprintln!("webmcp-demo: {error}");
+            eprintln!("interpane-demo: {error}");
             return ExitCode::FAILURE;
         }
     };
     print_urls(&demo);
     if let Err(error) = tokio::signal::ctrl_c().await {
-        eprintln!("webmcp-demo: cannot wait for Ctrl-C ({error}); stopping");
+        eprintln!("interpane-demo: cannot wait for Ctrl-C ({error}); stopping");
     }
     println!("\nstopping…");
     match demo.shutdown().await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("webmcp-demo: {error}");
+            eprintln!("interpane-demo: {error}");
             ExitCode::FAILURE
         }
     }
 }
 
 fn print_urls(demo: &RunningDemo) {
-    println!("webmcp-bridge demo: open the shop first.\n");
+    println!("interpane demo: open the shop first.\n");
     for site in Site::ALL {
         println!("  {:<7} {}/", site.name(), demo.origin(site));
         println!("          {}\n", site.demonstrates());
