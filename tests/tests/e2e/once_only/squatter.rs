@@ -15,7 +15,7 @@ const SQUATTED_REPETITIONS: usize = 5;
 
 /// The squatter, run in a document of the caller's origin in another tab. It learns every string it can read
 /// (announcements on `interpane:calls`, where it says it listens and answers hellos as a bridge does, messages
-/// on `interpane`, the names of `navigator.locks.query()`),
+/// on `webmcp-bridge`, the tab probe's channel, the names of `navigator.locks.query()`),
 /// queues for every lock it sees (and for `webmcp:<string>:top` for every string it heard), and answers every
 /// probe it hears, once with each string it learned in every field the probe has, and in `alive` and `proof`.
 const SQUATTER: &str = r#"
@@ -50,7 +50,7 @@ calls.onmessage = (event) => {
   squat.sweep();
 };
 calls.postMessage({ kind: "webmcp-call-watcher", hello: true });
-const probes = new BroadcastChannel("interpane");
+const probes = new BroadcastChannel("webmcp-bridge");
 probes.onmessage = (event) => {
   const message = event.data;
   learn(message);
