@@ -64,126 +64,20 @@ fn check_ace_labels(host: &str) -> Result<(), OriginError> {
     Ok(())
 }
 
-/// Decodes RFC 3492 Punycode; `None` when it is not valid.
-fn decode(encoded: &str) -> Option<String> {
-    let (basic, extended) = match encoded.rfind('-') {
-        Some(at) => (&encoded[..at], &encoded[at + 1..]),
-        None => ("", encoded),
-    };
-    let mut output: Vec<char> = basic.chars().collect();
-    if !basic.is_ascii() {
-        return None;
-    }
-    let (mut n, mut i, mut bias) = (INITIAL_N, 0u32, INITIAL_BIAS);
-    let mut digits = extended.bytes().peekable();
-    while digits.peek().is_some() {
-        let old_i = i;
-        let mut w = 1u32;
-        let mut k = BASE;
-        loop {
-            let d = match digits.next()? {
-                b @ b'a'..=b'z' => u32::from(b - b'a'),
-                b @ b'0'..=b'9' => u32::from(b - b'0') + 26,
-                _ => return None,
-            };
-            i = i.checked_add(d.checked_mul(w)?)?;
-            let t = if k <= bias {
-                T_MIN
-            } else if k >= bias + T_MAX {
-                T_MAX
-            } else {
-                k - bias
-            };
-            if d < t {
-                break;
-            }
-            w = w.checked_mul(BASE - t)?;
-            k += BASE;
-        }
-        let length = output.len() as u32 + 1;
-        bias = adapt(i - old_i, length, old_i == 0);
-        n = n.checked_add(i / length)?;
-        i %= length;
-        output.insert(i as usize, char::from_u32(n)?);
-        i += 1;
-    }
-    Some(output.into_iter().collect())
-}
-
 /// Full-width and half-width forms, which UTS 46 maps to other characters.
 fn is_compatibility_form(c: char) -> bool {
     ('\u{ff00}'..='\u{ffef}').contains(&c)
 }
 
-const BASE: u32 = 36;
-const T_MIN: u32 = 1;
-const T_MAX: u32 = 26;
-const SKEW: u32 = 38;
-const DAMP: u32 = 700;
-const INITIAL_BIAS: u32 = 72;
-const INITIAL_N: u32 = 128;
-
-fn adapt(mut delta: u32, points: u32, first: bool) -> u32 {
-    delta = if first { delta / DAMP } else { delta / 2 };
-    delta += delta / points;
-    let mut k = 0;
-    while delta > ((BASE - T_MIN) * T_MAX) / 2 {
-        delta /= BASE - T_MIN;
-        k += BASE;
-    }
-    k + (BASE - T_MIN + 1) * delta / (delta + SKEW)
+/// Decodes RFC 3492 Punycode; `None` when it is not valid. (The `idna` crate's, which `url` links already.)
+fn decode(encoded: &str) -> Option<String> {
+    idna::punycode::decode_to_string(encoded)
 }
 
-fn digit(d: u32) -> char {
-    // d < 36: a-z then 0-9.
-    char::from(if d < 26 { b'a' + d as u8 } else { b'0' + (d - 26) as u8 })
-}
-
-/// RFC 3492 Punycode of `label` (without the `xn--` prefix); `None` on overflow (absurdly long labels).
+/// RFC 3492 Punycode of `label` (without the `xn--` prefix); `None` on overflow (absurdly long labels). (The `idna`
+/// crate's, which `url` links already.)
 fn punycode(label: &str) -> Option<String> {
-    let input: Vec<u32> = label.chars().map(u32::from).collect();
-    let mut output: String = label.chars().filter(char::is_ascii).collect();
-    let basic = output.len() as u32;
-    if basic > 0 {
-        output.push('-');
-    }
-    let (mut n, mut delta, mut bias, mut handled) = (INITIAL_N, 0u32, INITIAL_BIAS, basic);
-    while (handled as usize) < input.len() {
-        let m = input.iter().copied().filter(|&c| c >= n).min()?;
-        delta = delta.checked_add((m - n).checked_mul(handled + 1)?)?;
-        n = m;
-        for &c in &input {
-            if c < n {
-                delta = delta.checked_add(1)?;
-            }
-            if c == n {
-                let mut q = delta;
-                let mut k = BASE;
-                loop {
-                    let t = if k <= bias {
-                        T_MIN
-                    } else if k >= bias + T_MAX {
-                        T_MAX
-                    } else {
-                        k - bias
-                    };
-                    if q < t {
-                        break;
-                    }
-                    output.push(digit(t + (q - t) % (BASE - t)));
-                    q = (q - t) / (BASE - t);
-                    k += BASE;
-                }
-                output.push(digit(q));
-                bias = adapt(delta, handled + 1, handled == basic);
-                delta = 0;
-                handled += 1;
-            }
-        }
-        delta = delta.checked_add(1)?;
-        n = n.checked_add(1)?;
-    }
-    Some(output)
+    idna::punycode::encode_str(label)
 }
 
 #[cfg(test)]
