@@ -4,6 +4,11 @@
 //! A word is tested for "holds one of these bytes" with a few integer operations; only a word that may hold one
 //! is looked at byte by byte. wasm32 has 64-bit integer arithmetic but no SIMD in the targets the bridge builds
 //! for, and a byte-at-a-time loop over a 64 KiB argument cost about 8 ns a byte there (docs/performance.md).
+//!
+//! Why not `memchr` (which serde_json links already): these are not searches for a byte or a string but counts of
+//! several byte classes in one pass — four bytes for [`hints`], and for [`escaped_len`] two bytes plus every byte
+//! below 0x20, which no `memchr` function takes (`memchr3` stops at three bytes, and none takes a range). Built on
+//! `memchr`, each would be three or more passes over the text, plus a byte loop for the control characters.
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
