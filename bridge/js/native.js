@@ -45,17 +45,26 @@ export function setNativeFailureHandler(callback) {
   nativeFailed = callback;
 }
 
-// Registers a tool with native: its execute runs the page's `execute` (with `this` the page's tool object, and a
-// context whose signal is never aborted: native runs a call to its end) or a Rust function. A refusal, thrown or
-// as a rejected promise, reaches the failure handler, unless the tool was unregistered meanwhile.
-export function registerNative(
-  native, name, description, inputSchema, annotations, execute, thisArg, exposedTo, signal,
-) {
+// Hands every call native makes of a tool the bridge registered to the bridge: (registration, name, input, signal) to a
+// promise. Set once by Rust.
+let nativeCall = () => Promise.reject(new Error("interpane: the bridge is not installed"));
+export function setNativeCallHandler(callback) {
+  nativeCall = callback;
+}
+
+// Registers a tool with native. Its execute does not run the page's tool: it hands the call to the bridge (the
+// browser's agent, or a frame that reaches this page only through native, called it), which checks the arguments
+// as on its own path, journals the call, runs the tool with a signal that aborts when native's caller aborts
+// (options.signal), fires toolresult, and settles the promise native waits for. A refusal, thrown or as a rejected
+// promise, reaches the failure handler, unless the tool was unregistered meanwhile.
+export function registerNative(native, registration, name, description, inputSchema, annotations, exposedTo, signal) {
   const tool = {
     name,
     description,
-    execute(input, client) {
-      return execute.call(thisArg, input ?? {}, { signal: new AbortController().signal, client });
+    execute(input, options) {
+      // The signal may be read from a dictionary native made; anything but an AbortSignal counts as none.
+      const callSignal = options?.signal instanceof AbortSignal ? options.signal : null;
+      return nativeCall(registration, name, input, callSignal);
     },
   };
   if (inputSchema !== undefined) tool.inputSchema = inputSchema;

@@ -55,6 +55,10 @@ pub enum CallError {
     /// The call could not be made: bad arguments, an unknown tool handle, a reused `callId`.
     #[error("{0}")]
     Invalid(String),
+    /// The arguments were refused before the call was made (too large or too deep for the page's limits, not an
+    /// object, a `__proto__` key): nothing was sent and nothing ran.
+    #[error("{0}")]
+    Arguments(#[from] interpane_policy::call_args::CallArgsError),
 }
 
 impl CallError {
@@ -63,6 +67,7 @@ impl CallError {
         match self {
             Self::Tool(error) => error.kind,
             Self::Invalid(_) => ErrorKind::Refused,
+            Self::Arguments(_) => ErrorKind::InvalidArgs,
         }
     }
 
@@ -70,7 +75,7 @@ impl CallError {
     pub fn tool_error(&self) -> Option<&ToolError> {
         match self {
             Self::Tool(error) => Some(error),
-            Self::Invalid(_) => None,
+            Self::Invalid(_) | Self::Arguments(_) => None,
         }
     }
 }

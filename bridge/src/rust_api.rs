@@ -5,6 +5,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
 
+use interpane_policy::call_args::{ArgsForm, accept_call_args};
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{CallRequest, Input, ListRequest, Registration, ToolSpec, WaiterId};
 use interpane_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName};
@@ -65,22 +66,24 @@ impl Bridge {
     }
 
     /// Calls a tool. Dropping the returned future before it completes stops the call (the provider is told).
+    /// Arguments the page's limits refuse (too large, too deep, not an object, a `__proto__` key) make the future
+    /// resolve at once with [`CallError::Arguments`]: nothing is sent.
     pub fn execute_tool(&self, tool: &RemoteTool, args: Value, options: CallOptions) -> ToolCall {
-        let (sender, receiver) = oneshot::channel();
-        if !args.is_object() {
-            sender.send(CallOutcome::Failed(ToolError::new(ErrorKind::InvalidArgs, "arguments must be a JSON object")));
-            return ToolCall { receiver, waiter: None, done: false };
-        }
-        let Ok(name) = ToolName::new(tool.name().to_owned()) else {
-            sender.send(CallOutcome::Failed(ToolError::new(ErrorKind::UnknownTool, "the tool has an invalid name")));
-            return ToolCall { receiver, waiter: None, done: false };
+        let refused = |error: CallError| ToolCall { receiver: None, refused: Some(error), waiter: None, done: false };
+        let text = args.to_string();
+        let args = match accept_call_args(&text, ArgsForm::Written, &self.driver.options.limits) {
+            Ok(args) => args,
+            Err(error) => return refused(CallError::Arguments(error)),
         };
+        let Ok(name) = ToolName::new(tool.name().to_owned()) else {
+            return refused(CallError::Tool(ToolError::new(ErrorKind::UnknownTool, "the tool has an invalid name")));
+        };
+        let (sender, receiver) = oneshot::channel();
         let waiter = self.driver.add_waiter(Waiter::CallRust(sender));
         let CallOptions { call_id, timeout_ms } = options;
-        let args = JsonText::from_value(&args);
         let request = CallRequest { waiter, peer: tool.peer, tool: name, args, call_id, timeout_ms };
         self.driver.input(Input::Execute(request));
-        ToolCall { receiver, waiter: Some(waiter), done: false }
+        ToolCall { receiver: Some(receiver), refused: None, waiter: Some(waiter), done: false }
     }
 
     /// Calls `listener` for every call of this page that settles (the `toolresult` event).
@@ -114,7 +117,10 @@ impl Bridge {
 /// `retryAfter`. Dropping it before it resolves stops the call.
 #[must_use = "dropping a ToolCall stops the call"]
 pub struct ToolCall {
-    receiver: oneshot::Receiver<CallOutcome>,
+    /// Where the session's outcome arrives, when the call reached it.
+    receiver: Option<oneshot::Receiver<CallOutcome>>,
+    /// Why the call was refused before it reached the session.
+    refused: Option<CallError>,
     /// The waiter the session settles, when the call reached it.
     waiter: Option<WaiterId>,
     done: bool,
@@ -124,7 +130,14 @@ impl Future for ToolCall {
     type Output = Result<Value, CallError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let outcome = match Pin::new(&mut self.receiver).poll(cx) {
+        if let Some(error) = self.refused.take() {
+            self.done = true;
+            return Poll::Ready(Err(error));
+        }
+        let Some(receiver) = self.receiver.as_mut() else {
+            return Poll::Ready(Err(CallError::Invalid("the call was already polled to its end".into())));
+        };
+        let outcome = match Pin::new(receiver).poll(cx) {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(outcome) => outcome,
         };

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::cell::{Cell, RefCell};
+use std::future::Future;
 use std::rc::Rc;
 
 use interpane::{
@@ -106,6 +107,42 @@ async fn a_registered_tool_is_listed_called_and_unregistered_when_its_guard_drop
     drop(registration);
     let tools = bridge.get_tools(no_other_origin()).await;
     assert!(!tools.iter().any(|t| t.name() == "rust_echo"));
+}
+
+/// A Rust call whose arguments break the page's limits is refused by the same rules as a JavaScript call, at
+/// once: before, nothing checked its size, and its caller waited until the liveness probe gave up.
+#[wasm_bindgen_test]
+async fn a_call_over_the_size_limit_is_refused_at_once_with_a_typed_error() {
+    use interpane_policy::JsonError;
+    use interpane_policy::call_args::CallArgsError;
+    let bridge = bridge();
+    let ran = Rc::new(Cell::new(0));
+    let counted = ran.clone();
+    let tool = ToolDefinition::new("rust_sink", "Takes anything.", move |_args: Value, _signal| {
+        counted.set(counted.get() + 1);
+        async move { Ok::<Value, ToolError>(json!({})) }
+    });
+    let _registration = bridge.register_tool(tool).unwrap();
+    let tool = own_tool(&bridge, "rust_sink").await;
+    let limit = interpane_policy::Limits::default().max_message_bytes;
+    let mut call = bridge.execute_tool(&tool, json!({ "blob": "x".repeat(limit) }), CallOptions::default());
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    let std::task::Poll::Ready(Err(error)) = std::pin::Pin::new(&mut call).poll(&mut context) else {
+        panic!("the call was not refused on its first poll");
+    };
+    let CallError::Arguments(CallArgsError::Json(JsonError::TooLarge { bytes, limit: said })) = &error else {
+        panic!("not a size refusal: {error:?}");
+    };
+    assert_eq!((*bytes, *said), (limit + 11, limit));
+    assert_eq!(error.kind(), ErrorKind::InvalidArgs);
+    assert!(error.to_string().starts_with("the arguments text is "), "{error}");
+
+    let refused = bridge.execute_tool(&tool, json!({ "a": { "__proto__": 1 } }), CallOptions::default()).await;
+    assert!(matches!(refused, Err(CallError::Arguments(CallArgsError::ProtoKey))), "{refused:?}");
+    let refused = bridge.execute_tool(&tool, json!([1, 2]), CallOptions::default()).await;
+    assert!(matches!(refused, Err(CallError::Arguments(CallArgsError::NotAnObject))), "{refused:?}");
+    pause(50).await;
+    assert_eq!(ran.get(), 0, "a refused call ran its tool");
 }
 
 #[wasm_bindgen_test]

@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 mod byte_scan;
+pub mod call_args;
 pub mod call_path;
 pub mod envelope;
 pub mod ids;

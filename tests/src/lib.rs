@@ -23,6 +23,7 @@
 
 pub mod browser;
 pub mod chromedriver;
+pub mod devtools;
 mod error;
 pub mod session;
 pub mod spy;

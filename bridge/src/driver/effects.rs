@@ -84,9 +84,9 @@ impl Driver {
                 self.input(Input::WindowsClosed(closed));
             }
             Effect::ToNative { registration, descriptor, exposed_to } => {
-                let tool = self.handles.borrow().tools.get(&registration).map(|t| (t.handler.clone(), t.form.clone()));
-                if let Some((handler, form)) = tool {
-                    crate::native::registry::register(registration, &descriptor, &exposed_to, handler, form.as_ref());
+                let tool = self.handles.borrow().tools.get(&registration).map(|t| t.form.clone());
+                if let Some(form) = tool {
+                    crate::native::registry::register(registration, &descriptor, &exposed_to, form.as_ref());
                 }
             }
             Effect::FromNative(registration) => crate::native::registry::unregister(registration),
@@ -252,6 +252,21 @@ fn settle(waiter: Waiter, outcome: CallOutcome) {
             };
         }
         Waiter::CallRust(sender) => sender.send(outcome),
+        Waiter::Native { resolve, reject, signal, .. } => {
+            // Native's own caller already had its rejection when it aborted; this settles native's wait.
+            let value = match &outcome {
+                CallOutcome::Completed { result } => Ok(crate::user::page_value(result.as_str())),
+                CallOutcome::Stopped => Err(signal.filter(web_sys::AbortSignal::aborted).map_or_else(
+                    || crate::user::outcome_to_js(&outcome).err().unwrap_or(JsValue::UNDEFINED),
+                    |signal| signal.reason(),
+                )),
+                other => Err(other.error().map_or(JsValue::UNDEFINED, |error| crate::user::error_to_js(&error))),
+            };
+            let _ = match value {
+                Ok(value) => resolve.call1(&JsValue::UNDEFINED, &value),
+                Err(error) => reject.call1(&JsValue::UNDEFINED, &error),
+            };
+        }
         Waiter::ListJs(resolve) => {
             let _ = resolve.call1(&JsValue::UNDEFINED, &js_sys::Array::new());
         }

@@ -31,6 +31,14 @@ pub(crate) enum Waiter {
         _abort: Option<EventListener>,
     },
     CallRust(oneshot::Sender<CallOutcome>),
+    /// A call that native WebMCP made of one of this page's tools: settles the promise the `execute` registered with
+    /// native returned, with the tool's value (native writes its caller's JSON text from it) or its error.
+    Native {
+        resolve: js_sys::Function,
+        reject: js_sys::Function,
+        signal: Option<web_sys::AbortSignal>,
+        _abort: Option<EventListener>,
+    },
     ListJs(js_sys::Function),
     ListRust(oneshot::Sender<Vec<RemoteTool>>),
 }

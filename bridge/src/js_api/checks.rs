@@ -1,6 +1,7 @@
 //! The checks of what page code passes to `registerTool` and `executeTool`, as native WebMCP makes them (measured,
 //! docs/native.md): tool objects, arguments, signals and options, each refused with the error native gives.
 
+use interpane_policy::call_args::{ArgsForm, accept_call_args};
 use interpane_policy::session::{PeerId, ToolSpec};
 use interpane_policy::{ArgSchema, JsonText, ParseOptions, ToolName};
 use wasm_bindgen::prelude::*;
@@ -104,17 +105,13 @@ pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<JsonText, JsVa
     } else {
         return Err(type_error("executeTool: the arguments must be an object (or a string holding a JSON object)"));
     };
-    let from_string = args.is_string();
+    let form = match (args.is_string(), array_ok) {
+        (true, _) => ArgsForm::Text,
+        (false, true) => ArgsForm::ForNative,
+        (false, false) => ArgsForm::Written,
+    };
     let limits = with_driver(|driver| driver.options.limits.clone()).unwrap_or_default();
-    let args = JsonText::parse(&text, &limits).map_err(|e| type_error(&format!("executeTool: the arguments {e}")))?;
-    let array_taken = array_ok && !from_string && args.kind() == interpane_policy::JsonKind::Array;
-    if !args.is_object() && !array_taken {
-        return Err(type_error("executeTool: the arguments must be an object (JSON text of an object)"));
-    }
-    if args.has_proto_key() {
-        return Err(type_error("executeTool: the arguments hold a \"__proto__\" key, which no provider accepts"));
-    }
-    Ok(args)
+    accept_call_args(&text, form, &limits).map_err(|e| type_error(&format!("executeTool: {e}")))
 }
 
 /// The `signal` of `executeTool`'s options, checked.
@@ -190,7 +187,9 @@ fn json_object(value: &JsValue, tool: &ToolName, field: &str) -> Result<Option<J
             })?
             .into(),
     };
-    let json = JsonText::parse(&text, &interpane_policy::Limits::default())
+    // Held to the page's configured limits, as everything else the page hands the bridge.
+    let limits = with_driver(|driver| driver.options.limits.clone()).unwrap_or_default();
+    let json = JsonText::parse(&text, &limits)
         .map_err(|e| BridgeError::invalid(format!("registerTool({tool}): {field} {e}")))?;
     if !json.is_object() {
         return Err(BridgeError::invalid(format!("registerTool({tool}): {field} must be an object")));

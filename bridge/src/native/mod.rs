@@ -13,8 +13,11 @@ use interpane_policy::{
 };
 use wasm_bindgen::prelude::*;
 
+use gloo_events::EventListener;
+use interpane_policy::session::{FromNative, Input, Registration};
+
 use crate::console;
-use crate::driver::with_driver;
+use crate::driver::{Driver, Waiter, with_driver};
 
 #[wasm_bindgen(module = "/js/native.js")]
 extern "C" {
@@ -22,6 +25,8 @@ extern "C" {
     fn native_model_context(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = setNativeFailureHandler)]
     fn set_native_failure_handler(callback: &js_sys::Function);
+    #[wasm_bindgen(js_name = setNativeCallHandler)]
+    fn set_native_call_handler(callback: &js_sys::Function);
     #[wasm_bindgen(js_name = watchNativeRegistrations)]
     pub(crate) fn watch_native_registrations(native: &JsValue, registered: &js_sys::Function);
     #[wasm_bindgen(js_name = nativeGetTools)]
@@ -51,10 +56,53 @@ pub(crate) fn adopt() -> Option<JsValue> {
         }
     });
     set_native_failure_handler(failed.as_ref().unchecked_ref());
+    let call = Closure::<dyn Fn(f64, String, JsValue, JsValue) -> js_sys::Promise>::new(call_from_native);
+    set_native_call_handler(call.as_ref().unchecked_ref());
     // Set once for the page's one bridge.
     failed.forget();
+    call.forget();
     registry::keep(native.clone());
     Some(native)
+}
+
+/// A call that native made of the tool the bridge registered with it as `registration` (js/native.js
+/// `registerNative`): handed to the session as [`Input::FromNative`], which decides it as one of the page's own calls
+/// (docs/native.md, "Calls that come through native"). The promise is native's: it settles when the call does. An
+/// abort of native's `signal` (its caller's) stops the call, as a caller's abort on the bridge's path does.
+fn call_from_native(registration: f64, name: String, input: JsValue, signal: JsValue) -> js_sys::Promise {
+    let signal = signal.dyn_into::<web_sys::AbortSignal>().ok();
+    if let Some(signal) = signal.as_ref().filter(|s| s.aborted()) {
+        return js_sys::Promise::reject(&signal.reason());
+    }
+    // What the browser hands over is read here; what it may be is the session's to decide.
+    let args = if input.is_undefined() {
+        None
+    } else {
+        match js_sys::JSON::stringify(&input).ok().and_then(|text| text.as_string()) {
+            Some(text) => Some(text),
+            None => {
+                let message = "the arguments cannot be written as JSON";
+                return js_sys::Promise::reject(&js_sys::TypeError::new(message).into());
+            }
+        }
+    };
+    let registration = Registration(registration as u64);
+    let mut work = Some((name, args, signal));
+    js_sys::Promise::new(&mut |resolve, reject| {
+        let Some((name, args, signal)) = work.take() else { return };
+        let Some(driver) = Driver::installed() else {
+            let _ = reject.call1(&JsValue::UNDEFINED, &js_sys::Error::new("the bridge is not installed").into());
+            return;
+        };
+        let waiter = driver.handles.borrow_mut().reserve_waiter();
+        let abort = signal.as_ref().map(|signal| {
+            EventListener::once(signal, "abort", move |_| {
+                with_driver(|driver| driver.input(Input::Stop(waiter)));
+            })
+        });
+        driver.handles.borrow_mut().waiters.insert(waiter, Waiter::Native { resolve, reject, signal, _abort: abort });
+        driver.input(Input::FromNative(FromNative { waiter, registration, name, args }));
+    })
 }
 
 #[cfg(feature = "js-api")]

@@ -9,8 +9,7 @@ use interpane_policy::session::Registration;
 use interpane_policy::sorted_map::SortedMap;
 use wasm_bindgen::prelude::*;
 
-use crate::tool_types::{Handler, ToolFuture};
-use crate::user::{error_to_js, page_value};
+use crate::user::page_value;
 
 #[wasm_bindgen(module = "/js/native.js")]
 extern "C" {
@@ -18,12 +17,11 @@ extern "C" {
     #[allow(clippy::too_many_arguments)]
     fn register_native(
         native: &JsValue,
+        registration: f64,
         name: &str,
         description: &str,
         input_schema: JsValue,
         annotations: JsValue,
-        execute: &js_sys::Function,
-        this: &JsValue,
         exposed_to: js_sys::Array,
         signal: &web_sys::AbortSignal,
     );
@@ -46,14 +44,9 @@ extern "C" {
     fn restore_native_name(definition: &JsValue, written: &JsValue);
 }
 
-/// A Rust tool's execute, as native calls it.
-type NativeExecute = Closure<dyn Fn(JsValue) -> js_sys::Promise>;
-
 /// One tool registered with native: aborting `controller` removes it there.
 struct Mirrored {
     controller: web_sys::AbortController,
-    /// A Rust tool's execute, kept alive while native has the tool.
-    _execute: Option<NativeExecute>,
 }
 
 #[derive(Default)]
@@ -78,46 +71,40 @@ pub(crate) fn context() -> Option<JsValue> {
     NATIVE.with(|n| n.borrow().context.clone())
 }
 
-/// Registers the page's tool `registration` (run by `handler`) with native, exposed to `exposed_to` (the session
-/// decided both). A refusal is a warning (js/native.js reports it): the bridge's registration stands. A form's tool
-/// (`form`: its definition) is registered with the form's `toolname` taken off meanwhile, so that native drops its
-/// own tool for the form and the name is free (docs/native.md, "Both modes").
+/// Registers the page's tool `registration` with native, exposed to `exposed_to` (the session decided both). Native
+/// calls reach the session as [`Input::FromNative`](interpane_policy::session::Input::FromNative) (js/native.js hands
+/// them to the handler `native` set), never the tool itself. A refusal is a warning (js/native.js reports it): the
+/// bridge's registration stands. A form's tool (`form`: its definition) is registered with the form's `toolname`
+/// taken off meanwhile, so that native drops its own tool for the form and the name is free (docs/native.md, "Both
+/// modes").
 pub(crate) fn register(
     registration: Registration,
     tool: &ToolDescriptor,
     exposed_to: &[String],
-    handler: Handler,
     form: Option<&JsValue>,
 ) {
     let Some(native) = context() else { return };
     let Ok(controller) = web_sys::AbortController::new() else { return };
-    let (execute, this, closure) = match handler {
-        Handler::Js { execute, this } => (execute, this, None),
-        Handler::Rust(run) => {
-            let closure = rust_execute(run);
-            (closure.as_ref().unchecked_ref::<js_sys::Function>().clone(), JsValue::UNDEFINED, Some(closure))
-        }
-    };
     let json = |text: &Option<interpane_policy::JsonText>| {
         text.as_ref().map_or(JsValue::UNDEFINED, |t| page_value(t.as_str()))
     };
     let exposed_to: js_sys::Array = exposed_to.iter().map(|o| JsValue::from_str(o)).collect();
     let released = form.map(release_native_name);
+    // Registrations are counted from 1 by the session: far below 2^53, exact as a JavaScript number.
     register_native(
         &native,
+        registration.0 as f64,
         tool.name.as_str(),
         &tool.description,
         json(&tool.input_schema),
         json(&tool.annotations),
-        &execute,
-        &this,
         exposed_to,
         &controller.signal(),
     );
     if let (Some(form), Some(released)) = (form, released.as_ref()) {
         restore_native_name(form, released);
     }
-    NATIVE.with(|n| n.borrow_mut().mirrored.insert(registration, Mirrored { controller, _execute: closure }));
+    NATIVE.with(|n| n.borrow_mut().mirrored.insert(registration, Mirrored { controller }));
 }
 
 /// Removes registration `registration` from native, if it was registered there.
@@ -134,25 +121,4 @@ pub(crate) fn call(tool: &JsValue, input: &JsValue, signal: Option<web_sys::Abor
         Some(native) => execute_native(&native, tool, input, signal),
         None => js_sys::Promise::reject(&js_sys::TypeError::new("executeTool: this page has no native WebMCP").into()),
     }
-}
-
-/// A JavaScript function that runs a Rust tool for native: the input as JSON, the result as a value or an Error
-/// with the tool's status and retryAfter (which native does not pass on, docs/native.md).
-fn rust_execute(run: std::rc::Rc<dyn Fn(serde_json::Value, web_sys::AbortSignal) -> ToolFuture>) -> NativeExecute {
-    Closure::new(move |input: JsValue| {
-        let args = js_sys::JSON::stringify(&input)
-            .ok()
-            .and_then(|text| text.as_string())
-            .and_then(|text| serde_json::from_str(&text).ok())
-            .unwrap_or_else(|| serde_json::Value::Object(serde_json::Map::new()));
-        let signal = web_sys::AbortController::new().map(|c| c.signal());
-        let run = run.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let signal = signal?;
-            match run(args, signal).await {
-                Ok(value) => Ok(page_value(&value.to_string())),
-                Err(error) => Err(error_to_js(&error)),
-            }
-        })
-    })
 }

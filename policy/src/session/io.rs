@@ -46,6 +46,9 @@ pub enum Input {
     ListTools(ListRequest),
     /// The page calls a tool.
     Execute(CallRequest),
+    /// Native WebMCP calls one of this page's tools (the browser's agent, or a frame that reaches the page only
+    /// through native): decided as a call of the page's own (see [`FromNative`]).
+    FromNative(FromNative),
     /// The caller behind `waiter` stopped its call (its signal aborted): the call stops, for every waiter.
     Stop(WaiterId),
     /// Nobody will read what `waiter` is settled with (its future was dropped): the call stops when no other
@@ -122,6 +125,20 @@ pub struct CallRequest {
     pub call_id: Option<String>,
     /// The call's time limit (ms).
     pub timeout_ms: Option<u32>,
+}
+
+/// A call of one of this page's tools that native WebMCP made: native called the `execute` the bridge registered
+/// with it ([`Effect::ToNative`]).
+#[derive(Debug)]
+pub struct FromNative {
+    /// Who settles native's promise (and whose abort is native's caller's abort).
+    pub waiter: WaiterId,
+    /// The registration native was given: a tool registered later under the same name is not this one.
+    pub registration: Registration,
+    /// The name native was given with it, for the page's `toolresult` when the registration is gone.
+    pub name: String,
+    /// The input native passed, as JSON text (`None`: none was passed, which means `{}`); not yet checked.
+    pub args: Option<String>,
 }
 
 /// How a run of a tool of this page ended, as the driver read it.

@@ -47,6 +47,7 @@
 
 mod calls;
 mod catalog;
+mod from_native;
 pub mod ids;
 mod io;
 mod journals;
@@ -61,10 +62,11 @@ mod timers;
 use std::collections::{BTreeMap, VecDeque};
 
 pub use catalog::RegisterError;
+pub use from_native::UNREGISTERED_MESSAGE;
 pub use ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
 pub use io::{
-    CallRequest, Effect, Finished, Input, ListRequest, ListedTool, ObservedCall, ObservedStatus, RunResult, ToolSpec,
-    WindowFacts,
+    CallRequest, Effect, Finished, FromNative, Input, ListRequest, ListedTool, ObservedCall, ObservedStatus, RunResult,
+    ToolSpec, WindowFacts,
 };
 pub use random::{Entropy, id_text};
 pub use timers::{ACK_BATCH, ACK_DELAY_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
@@ -293,6 +295,7 @@ impl<S: JournalStore> Session<S> {
             }
             Input::ListTools(request) => self.list_tools(request),
             Input::Execute(request) => self.when_journals_open(Deferred::Execute(request)),
+            Input::FromNative(call) => self.call_from_native(call),
             Input::Stop(waiter) => self.stop_waiter(waiter),
             Input::Abandon(waiter) => self.abandon_waiter(waiter),
             Input::ToolSettled { run, result } => self.tool_settled(run, result),

@@ -5,7 +5,8 @@ use std::future::Future;
 
 use interpane_demo_sites::Site;
 use interpane_e2e::browser::{NATIVE_WEBMCP_ARG, own_chromium};
-use interpane_e2e::{Case, Ctx, E2eResult, case, check, check_eq};
+use interpane_e2e::devtools::{cancel_tool, invoke_tool};
+use interpane_e2e::{Case, Ctx, Doing, E2eResult, case, check, check_eq};
 use serde_json::{Value, json};
 
 use crate::cross_origin::pages::{Page, embed, go, js, listing, open_top, peer_path, register};
@@ -32,6 +33,10 @@ pub fn cases() -> Vec<Case> {
             a_native_only_host_lists_and_calls_a_bridge_frame
         ),
         case!("native::a_call_id_runs_once_on_natives_path_too", a_call_id_runs_once_on_natives_path_too),
+        case!(
+            "native::calls_through_native_get_the_bridges_checks_stops_and_results",
+            calls_through_native_get_the_bridges_checks_stops_and_results
+        ),
         case!(
             "native::tools_registered_with_native_after_install_reach_windows_native_does_not",
             tools_registered_with_native_after_install_reach_windows_native_does_not
@@ -631,6 +636,117 @@ pub async fn a_call_id_runs_once_on_natives_path_too(t: Ctx) -> E2eResult<()> {
         check_eq(runs, json!(1), "runs of native_double in the native-only frame")?;
         let heard = js(&t, Page::Top, "return window.heardResults;", vec![]).await?;
         check_eq(heard, json!([["native_double", "completed", "order-7"]]), "toolresult events in the shop")
+    })
+    .await
+}
+
+/// Records, in the page, every `toolresult` (name, status, the error's code) and `toolcancel` (tool name) of its
+/// `document.modelContext`.
+const RECORD_RESULTS: &str = r#"
+window.heard = { results: [], cancels: [] };
+document.modelContext.addEventListener("toolresult", (event) =>
+  window.heard.results.push([event.name, event.status, event.error?.code ?? null]));
+document.modelContext.addEventListener("toolcancel", (event) => window.heard.cancels.push(event.toolName));
+return true;
+"#;
+
+/// Waits (in the page, up to 10 s) until `args[0]` (an expression) holds; returns what `args[1]` reads then.
+const WAIT_FOR: &str = r#"
+const holds = new Function("e2e", `return (${args[0]});`);
+for (let i = 0; i < 400 && !holds(e2e); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+return new Function("e2e", `return (${args[1]});`)(e2e);
+"#;
+
+/// A test tool that takes `{ sku: string }` (required) and returns it.
+fn sku_tool(name: &str) -> Value {
+    json!({ "name": name, "body": "return { sku: args.sku };",
+            "inputSchema": { "type": "object", "properties": { "sku": { "type": "string" } }, "required": ["sku"] } })
+}
+
+/// A bridge page's tool called through native WebMCP — by a native-only frame of another origin and by the browser's
+/// own agent (the DevTools protocol's `WebMCP.invokeTool`, as an agent built into the browser calls it) — gets what a
+/// call on the bridge's path gets (issue 23). Before, native ran `execute` directly: `{sku: 5}`, `{}` and the agent's
+/// `{sku: 7}` ran a tool whose schema requires a string `sku`, an aborted call never aborted the tool's signal, and no
+/// `toolresult` fired. Now: arguments that break the schema are refused before `execute` runs (native hands the
+/// refusal on as its `UnknownError`), a good call runs once, an abort by native's caller (the frame's signal, the
+/// agent's cancel) aborts the tool's signal and fires `toolcancel`, and each call fires `toolresult` in the page.
+pub async fn calls_through_native_get_the_bridges_checks_stops_and_results(t: Ctx) -> E2eResult<()> {
+    in_native_chromium(t, |t| async move {
+        open_top(&t, Site::Shop, &peer_path("bridge", &[Site::Widget])).await?;
+        register(&t, Page::Top, sku_tool("host_sku"), json!({})).await?;
+        let slow = json!({ "name": "host_slow", "body": "return await page.untilAborted(signal);" });
+        register(&t, Page::Top, slow, json!({})).await?;
+        js(&t, Page::Top, RECORD_RESULTS, vec![]).await?;
+        embed_with_tools(&t, Page::Top, "w", Site::Widget, &peer_path("native", &[Site::Shop])).await?;
+        let widget = Page::Frame("w");
+        js(&t, widget, "return await e2e.list({ fromOrigins: ['shop'] });", vec![]).await?;
+
+        // A native-only frame: two calls that break the schema, one that keeps it.
+        for (args, what) in [(json!({ "sku": 5 }), "{sku: 5}"), (json!({}), "{}")] {
+            let refused = js(&t, widget, "return await e2e.call('host_sku', args[0]);", vec![args]).await?;
+            check(refused["ok"] == json!(false) && refused["name"] == json!("UnknownError"), || {
+                format!(
+                    "host_sku with {what} from the native-only frame: expected native's UnknownError, got {refused}"
+                )
+            })?;
+        }
+        let good = js(&t, widget, "return await e2e.call('host_sku', { sku: 'a1' });", vec![]).await?;
+        check_eq(good, json!({ "ok": true, "value": { "sku": "a1" } }), "host_sku with {sku: 'a1'} through native")?;
+
+        // The browser's agent, with arguments that break the schema.
+        t.session.to_top().await?;
+        invoke_tool(&t.session, "host_sku", json!({ "sku": 7 })).await?;
+        let results =
+            js(&t, Page::Top, WAIT_FOR, vec![json!("window.heard.results.length >= 4"), json!("window.heard.results")])
+                .await?;
+        let invalid = json!(["host_sku", "failed", "invalid_args"]);
+        let expected = json!([invalid, invalid, ["host_sku", "completed", null], invalid]);
+        check_eq(results, expected, "toolresult events in the shop for the four calls through native")?;
+        let runs = js(&t, Page::Top, "return e2e.runs.host_sku ?? 0;", vec![]).await?;
+        check_eq(runs, json!(1), "runs of host_sku: only the call that kept the schema")?;
+
+        // The frame aborts its call: the tool's signal aborts, toolcancel and a stopped toolresult fire.
+        js(&t, widget, "return e2e.start('slow', 'host_slow', {});", vec![]).await?;
+        js(&t, Page::Top, WAIT_FOR, vec![json!("e2e.runs.host_slow === 1"), json!("e2e.runs.host_slow")]).await?;
+        let aborted = js(&t, widget, "return await e2e.abort('slow');", vec![]).await?;
+        check(aborted["outcome"]["name"] == json!("AbortError"), || format!("the frame's aborted call: {aborted}"))?;
+        let aborts =
+            js(&t, Page::Top, WAIT_FOR, vec![json!("e2e.aborts.host_slow === 1"), json!("e2e.aborts.host_slow ?? 0")])
+                .await?;
+        check_eq(aborts, json!(1), "aborts of host_slow's signal after the frame aborted its call")?;
+
+        // The agent starts a call and cancels it: the same.
+        t.session.to_top().await?;
+        let invocation = invoke_tool(&t.session, "host_slow", json!({})).await?;
+        js(&t, Page::Top, WAIT_FOR, vec![json!("e2e.runs.host_slow === 2"), json!("e2e.runs.host_slow")]).await?;
+        t.session.to_top().await?;
+        cancel_tool(&t.session, &invocation).await?;
+        let aborts =
+            js(&t, Page::Top, WAIT_FOR, vec![json!("e2e.aborts.host_slow === 2"), json!("e2e.aborts.host_slow ?? 0")])
+                .await?;
+        check_eq(aborts, json!(2), "aborts of host_slow's signal after the agent cancelled its call")?;
+        let heard =
+            js(&t, Page::Top, WAIT_FOR, vec![json!("window.heard.results.length >= 6"), json!("window.heard")]).await?;
+        check_eq(heard["cancels"].clone(), json!(["host_slow", "host_slow"]), "toolcancel events in the shop")?;
+        let stopped = json!(["host_slow", "stopped", "cancelled"]);
+        let last_two: Vec<Value> =
+            heard["results"].as_array().map(|r| r.iter().skip(4).cloned().collect()).unwrap_or_default();
+        check_eq(Value::Array(last_two), json!([stopped, stopped]), "the stopped calls' toolresult events")?;
+
+        // The page reloads while the agent's call runs: the new page does not run it again, and reports it
+        // interrupted (it may or may not have taken effect), as it does a call of its own.
+        t.session.to_top().await?;
+        invoke_tool(&t.session, "host_slow", json!({})).await?;
+        js(&t, Page::Top, WAIT_FOR, vec![json!("e2e.runs.host_slow === 3"), json!("e2e.runs.host_slow")]).await?;
+        t.session.to_top().await?;
+        t.session.client().refresh().await.doing("reloading the shop during a call through native")?;
+        check_eq(t.session.wait_page_settled().await?, "ready".to_owned(), "the reloaded shop")?;
+        let reported =
+            js(&t, Page::Top, WAIT_FOR, vec![json!("e2e.results.length >= 1"), json!("e2e.results")]).await?;
+        let interrupted = json!([{ "name": "host_slow", "status": "interrupted", "recovered": true }]);
+        check_eq(reported, interrupted, "toolresult events of the reloaded shop")?;
+        let runs = js(&t, Page::Top, "return e2e.runs.host_slow ?? 0;", vec![]).await?;
+        check_eq(runs, json!(0), "runs of host_slow in the reloaded shop")
     })
     .await
 }

@@ -90,6 +90,8 @@ const e2e = {
   toolchanges: 0,
   runs: {},
   aborts: {},
+  /** The page's `toolresult` events (a bridge page): name, status, recovered. */
+  results: [],
 
   /** Registers a test tool (see tools.js); `options.exposedTo` takes site names or origins. */
   register(definition, options = {}) {
@@ -238,6 +240,9 @@ async function install() {
   } else if (kind === "bridge") {
     const bridge = await loadBridge();
     context = bridge.install({ exposeToolsTo: originList(params.get("expose")) });
+    // From the start: a call resumed after a reload reports itself before the bridge is ready.
+    context.addEventListener("toolresult", (event) =>
+      e2e.results.push({ name: event.name, status: event.status, recovered: event.recovered }));
     await context.ready;
   } else {
     return "ready";

@@ -1,0 +1,108 @@
+//! What a call's arguments must be before a call is made, whoever makes it: the JavaScript API's `executeTool`,
+//! the Rust API's `Bridge::execute_tool`, and native WebMCP's path into this page's tools (the browser's agent, a
+//! native-only frame). One rule set, held to the page's configured [`Limits`]; each entry point only says how it got
+//! the text ([`ArgsForm`]).
+//!
+//! ```
+//! use interpane_policy::call_args::{ArgsForm, CallArgsError, accept_call_args};
+//! use interpane_policy::Limits;
+//!
+//! let limits = Limits { max_message_bytes: 64, ..Limits::default() };
+//! let args = accept_call_args(r#"{"sku":"a1"}"#, ArgsForm::Written, &limits)?;
+//! assert_eq!(args.as_str(), r#"{"sku":"a1"}"#);
+//! let big = format!(r#"{{"note":"{}"}}"#, "x".repeat(100));
+//! assert!(matches!(accept_call_args(&big, ArgsForm::Written, &limits), Err(CallArgsError::Json(_))));
+//! # Ok::<(), CallArgsError>(())
+//! ```
+
+use thiserror::Error;
+
+use crate::envelope::{JsonError, JsonKind, JsonText};
+use crate::limits::Limits;
+
+/// How the caller gave its arguments, which decides whether an array may pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgsForm {
+    /// A value the caller's side wrote as JSON (a JavaScript object, a Rust `serde_json::Value`, native's input
+    /// object): it must be an object.
+    Written,
+    /// A string of JSON text the caller passed (the JavaScript API's extension): it must hold an object.
+    Text,
+    /// A value for a tool on native's path, which native takes as an object or an array (native's `executeTool`
+    /// accepts both): the bridge passes it on as it is.
+    ForNative,
+}
+
+/// Why a call's arguments were refused before the call was made.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum CallArgsError {
+    /// The text is too large, too deep, or not JSON.
+    #[error("the arguments {0}")]
+    Json(#[from] JsonError),
+    /// The value is not an object (an array, a string, a number...).
+    #[error("the arguments must be an object (JSON text of an object)")]
+    NotAnObject,
+    /// An object holds a `__proto__` key, which a provider's `JSON.parse` would turn into a prototype change.
+    #[error("the arguments hold a \"__proto__\" key, which no provider accepts")]
+    ProtoKey,
+}
+
+/// Checks a call's arguments, `text` being their JSON text, against the page's `limits`: the text's size and
+/// nesting, an object (or, [`ArgsForm::ForNative`], an array too), no `__proto__` key anywhere.
+pub fn accept_call_args(text: &str, form: ArgsForm, limits: &Limits) -> Result<JsonText, CallArgsError> {
+    let args = JsonText::parse(text, limits)?;
+    let array_taken = form == ArgsForm::ForNative && args.kind() == JsonKind::Array;
+    if !args.is_object() && !array_taken {
+        return Err(CallArgsError::NotAnObject);
+    }
+    if args.has_proto_key() {
+        return Err(CallArgsError::ProtoKey);
+    }
+    Ok(args)
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn one_rule_set_for_every_caller() {
+        let limits = Limits { max_message_bytes: 32, max_depth: 3, ..Limits::default() };
+        let cases: &[(&str, ArgsForm, Result<&str, CallArgsError>)] = &[
+            (r#" {"a":1} "#, ArgsForm::Written, Ok(r#"{"a":1}"#)),
+            (r#"{"a":1}"#, ArgsForm::Text, Ok(r#"{"a":1}"#)),
+            ("[1,2]", ArgsForm::ForNative, Ok("[1,2]")),
+            ("[1,2]", ArgsForm::Written, Err(CallArgsError::NotAnObject)),
+            ("[1,2]", ArgsForm::Text, Err(CallArgsError::NotAnObject)),
+            ("\"a\"", ArgsForm::ForNative, Err(CallArgsError::NotAnObject)),
+            ("null", ArgsForm::Written, Err(CallArgsError::NotAnObject)),
+            (r#"{"__proto__":{}}"#, ArgsForm::Written, Err(CallArgsError::ProtoKey)),
+            (r#"{"a":{"__proto__":1}}"#, ArgsForm::ForNative, Err(CallArgsError::ProtoKey)),
+            (
+                r#"{"a":"0123456789012345678901234"}"#,
+                ArgsForm::Written,
+                Err(CallArgsError::Json(JsonError::TooLarge { bytes: 33, limit: 32 })),
+            ),
+            (r#"{"a":[[[1]]]}"#, ArgsForm::Written, Err(CallArgsError::Json(JsonError::TooDeep { limit: 3 }))),
+        ];
+        for (text, form, expected) in cases {
+            let got = accept_call_args(text, *form, &limits);
+            assert_eq!(got.as_ref().map(JsonText::as_str).map_err(Clone::clone), expected.clone(), "{text} {form:?}");
+        }
+    }
+
+    #[test]
+    fn messages_say_what_to_fix() {
+        let limits = Limits { max_message_bytes: 8, ..Limits::default() };
+        let too_large = accept_call_args(r#"{"a":"long"}"#, ArgsForm::Written, &limits).unwrap_err();
+        assert_eq!(too_large.to_string(), "the arguments text is 12 bytes: the limit is 8");
+        assert_eq!(
+            CallArgsError::ProtoKey.to_string(),
+            "the arguments hold a \"__proto__\" key, which no provider accepts"
+        );
+    }
+}
