@@ -1,33 +1,19 @@
-// The BroadcastChannel on which the pages of this origin announce how their calls go (statuses only): Rust posts
-// with announceCall and hears the other pages through the callbacks it gave to watchCalls.
-//
-// A page says it listens when it starts ({ kind: "webmcp-call-watcher", hello: true }); a page that hears a hello
-// answers it ({ kind: "webmcp-call-watcher" }, one answer per hello). Each page thus learns whether another one listens, and
-// onWatcher tells Rust the first time: until then a page announces nothing (a channel message costs as much as a
-// call's own port message, and most pages have no same-origin page to tell).
+// The BroadcastChannel on which the pages of this origin tell each other how their calls go (statuses only). This
+// module only moves messages: every message heard goes to Rust as it is, and Rust's messages (JSON text) are
+// posted as objects. What they are — the statuses, the hello a page says when it starts and the answer to each
+// hello — is read, written and decided in the policy (policy/src/calls_channel.rs, the session).
 
-const WATCHER = "webmcp-call-watcher";
 let callsChannel = null;
 
-export function watchCalls(channelName, onCalls, onWatcher) {
-  let heard = false;
+export function watchCalls(channelName, onMessage) {
   try {
     callsChannel = new BroadcastChannel(channelName);
-    callsChannel.onmessage = (event) => {
-      const data = event.data;
-      if (data?.kind !== WATCHER) return onCalls(data);
-      if (data.hello === true) callsChannel.postMessage({ kind: WATCHER });
-      if (!heard) {
-        heard = true;
-        onWatcher();
-      }
-    };
-    callsChannel.postMessage({ kind: WATCHER, hello: true });
+    callsChannel.onmessage = (event) => onMessage(event.data);
   } catch {}
 }
 
-export function announceCall(message) {
+export function postCalls(text) {
   try {
-    callsChannel?.postMessage(message);
+    callsChannel?.postMessage(JSON.parse(text));
   } catch {}
 }

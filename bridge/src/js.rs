@@ -28,15 +28,13 @@ extern "C" {
 /// `js/announce.js`: the channel on which the pages of this origin announce their calls.
 #[wasm_bindgen(module = "/js/announce.js")]
 extern "C" {
-    /// Opens the BroadcastChannel `channel`, says this page listens, calls `on_calls` with the data of every
-    /// announcement on it and `on_watcher` once, when it first hears that another page listens.
+    /// Opens the BroadcastChannel `channel` and calls `on_message` with the data of every message on it.
     #[wasm_bindgen(js_name = watchCalls)]
-    pub fn watch_calls(channel: &str, on_calls: &js_sys::Function, on_watcher: &js_sys::Function);
+    pub fn watch_calls(channel: &str, on_message: &js_sys::Function);
 
-    /// Posts `message` on the channel of `watch_calls` (nothing when it could not be opened).
-    #[wasm_bindgen(js_name = announceCall)]
-    pub fn announce_call(message: &JsValue);
-
+    /// Posts the message `text` (JSON text) on the channel of `watch_calls` (nothing when it could not be opened).
+    #[wasm_bindgen(js_name = postCalls)]
+    pub fn post_calls(text: &str);
 }
 
 /// `js/values.js`: errors, JSON text of results, thrown values, careful parsing.

@@ -14,6 +14,7 @@
 mod byte_scan;
 pub mod call_args;
 pub mod call_path;
+pub mod calls_channel;
 pub mod envelope;
 pub mod ids;
 pub mod journal;

@@ -282,7 +282,7 @@ impl Sim {
         );
         // The calls channel's hello: a page with a same-origin page beside it hears that it listens.
         if (0..ORIGINS.len()).any(|j| j != i && ORIGINS[j] == origin) {
-            session.handle(Input::CallWatcher, self.now);
+            session.handle(Input::CallsChannel(interpane_policy::calls_channel::ANSWER.to_owned()), self.now);
         }
         Window {
             session,
@@ -417,10 +417,10 @@ impl Sim {
                     w.watched.insert(window);
                 }
             }
-            Effect::Announce(calls) => {
+            Effect::PostCalls(text) => {
                 for j in PAGES {
                     if j != i && self.origin(j) == self.origin(i) {
-                        self.handle(j, Input::Observed(calls.clone()));
+                        self.handle(j, Input::CallsChannel(text.clone()));
                     }
                 }
             }

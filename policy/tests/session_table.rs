@@ -14,10 +14,11 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod session_support;
 
+use interpane_policy::calls_channel::{self, ChannelMessage};
 use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
 use interpane_policy::journal::{CallOutcome, OutcomeStatus};
 use interpane_policy::session::{
-    Effect, Input, ListedTool, Locator, ObservedStatus, PeerId, RunId, RunResult, WaiterId, WindowId,
+    Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus, PeerId, RunId, RunResult, WaiterId, WindowId,
 };
 use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError};
 use serde_json::json as value;
@@ -568,6 +569,96 @@ fn a_loopback_call_runs_the_pages_own_tool_at_the_end_of_the_task() {
     assert_eq!(settles(&effects), vec![(WaiterId(6), CallOutcome::Failed(error))]);
 }
 
+/// Native WebMCP's calls of the page's tools (the browser's agent, a native-only frame) used to run `execute`
+/// directly: no argument rules, no schema check, no journal, no `toolresult`, an abort that never reached the tool.
+/// Now each is an input, decided as the page's own call of its own tool.
+#[test]
+fn a_call_from_native_is_checked_journaled_reported_and_stoppable_like_the_pages_own() {
+    use interpane_policy::session::{FromNative, UNREGISTERED_MESSAGE};
+    let limits = Limits { max_message_bytes: 200, ..Limits::default() };
+    let mut page = session_support::Page::with_limits(SHOP, "", 1, limits);
+    page.open();
+    let schema = value!({ "type": "object", "properties": { "sku": { "type": "string" } }, "required": ["sku"] });
+    let mut spec = tool("add");
+    spec.checker = Some(ArgSchema::compile(&schema).unwrap());
+    let (registration, _) = page.register(spec);
+    let native = |waiter: u64, args: Option<&str>| {
+        Input::FromNative(FromNative {
+            waiter: WaiterId(waiter),
+            registration,
+            name: "add".to_owned(),
+            args: args.map(str::to_owned),
+        })
+    };
+    let refused = |effects: &[Effect]| -> Vec<(u64, ErrorKind, String)> {
+        settles(effects)
+            .into_iter()
+            .map(|(w, outcome)| {
+                let error = outcome.error().expect("a refusal");
+                (w.0, error.kind, error.message)
+            })
+            .collect()
+    };
+    // (arguments, how the call is refused): none of these runs the tool.
+    let cases: [(Option<&str>, ErrorKind, &str); 5] = [
+        (Some(r#"{"sku":5}"#), ErrorKind::InvalidArgs, "sku"),
+        (None, ErrorKind::InvalidArgs, "sku"),
+        (Some("[1]"), ErrorKind::InvalidArgs, "add: the arguments must be an object"),
+        (Some(r#"{"sku":"a","__proto__":{}}"#), ErrorKind::InvalidArgs, "add: the arguments hold a \"__proto__\" key"),
+        (
+            Some(&format!(r#"{{"sku":"{}"}}"#, "x".repeat(200))),
+            ErrorKind::InvalidArgs,
+            "add: the arguments text is 210 bytes",
+        ),
+    ];
+    for (i, (args, kind, says)) in cases.into_iter().enumerate() {
+        let effects = page.task(native(10 + i as u64, args));
+        assert!(!effects.iter().any(|e| matches!(e, Effect::RunTool { .. })), "{args:?} ran: {effects:?}");
+        let refusals = refused(&effects);
+        assert_eq!(refusals.len(), 1, "{args:?}: {effects:?}");
+        assert_eq!((refusals[0].0, refusals[0].1), (10 + i as u64, kind), "{args:?}");
+        assert!(refusals[0].2.contains(says), "{args:?}: {}", refusals[0].2);
+        assert_eq!(tool_results(&effects), 1, "a refused call through native is reported: {effects:?}");
+    }
+    // A schema refusal is a call of the page's: it is reported (`toolresult`), as a refusal by its own path is.
+    assert_eq!(tool_results(&page.task(native(20, Some(r#"{"sku":5}"#)))), 1);
+
+    // A good call runs the tool once, and its end settles native's wait and fires `toolresult`.
+    let effects = page.task(native(30, Some(r#"{"sku":"a1"}"#)));
+    let runs: Vec<_> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::RunTool { run, registration: r, args } => Some((*run, *r, args.as_str().to_owned())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(runs.len(), 1, "{effects:?}");
+    assert_eq!((runs[0].1, runs[0].2.as_str()), (registration, r#"{"sku":"a1"}"#));
+    let effects = page.task(Input::ToolSettled { run: runs[0].0, result: RunResult::Returned("\"ok\"".into()) });
+    assert_eq!(settles(&effects), vec![(WaiterId(30), CallOutcome::Completed { result: json("\"ok\"") })]);
+    assert_eq!(tool_results(&effects), 1);
+
+    // Native's caller aborts: the run's signal aborts (the tool hears it, and `toolcancel` fires), the call stops.
+    let effects = page.task(native(40, Some(r#"{"sku":"b2"}"#)));
+    let run = effects.iter().find_map(|e| match e {
+        Effect::RunTool { run, .. } => Some(*run),
+        _ => None,
+    });
+    let run = run.expect("the call ran");
+    let effects = page.task(Input::Stop(WaiterId(40)));
+    assert!(effects.contains(&Effect::AbortRun(run)), "{effects:?}");
+    assert_eq!(settles(&effects), vec![(WaiterId(40), CallOutcome::Stopped)]);
+
+    // A registration that is gone (unregistered, even if the name is registered again) is refused.
+    page.session.unregister("add", Some(registration), 0);
+    page.drain();
+    page.register(tool("add"));
+    let effects = page.task(native(50, Some(r#"{"sku":"c3"}"#)));
+    assert!(!effects.iter().any(|e| matches!(e, Effect::RunTool { .. })), "{effects:?}");
+    assert_eq!(refused(&effects), vec![(50, ErrorKind::UnknownTool, UNREGISTERED_MESSAGE.to_owned())]);
+    assert_eq!(tool_results(&effects), 1);
+}
+
 #[test]
 fn an_opaque_origin_is_refused_with_a_warning_and_its_port_closed() {
     let mut page = shop();
@@ -765,7 +856,10 @@ fn announced(effects: &[Effect]) -> Vec<ObservedStatus> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Announce(calls) => Some(calls.iter().map(|c| c.status).collect::<Vec<_>>()),
+            Effect::PostCalls(text) => match calls_channel::decode(text) {
+                ChannelMessage::Statuses(calls) => Some(calls.iter().map(|c| c.status).collect::<Vec<_>>()),
+                _ => None,
+            },
             _ => None,
         })
         .flatten()
@@ -780,12 +874,48 @@ fn calls_are_announced_only_once_another_page_of_the_origin_listens() {
     let wire = sent_call(&effects);
     assert_eq!(announced(&effects), vec![], "{effects:?}");
     // Another page says it listens: the call in flight is announced at once, as running...
-    assert_eq!(announced(&page.task(Input::CallWatcher)), vec![ObservedStatus::Running]);
+    let answer = || Input::CallsChannel(calls_channel::ANSWER.to_owned());
+    assert_eq!(announced(&page.task(answer())), vec![ObservedStatus::Running]);
     // ...and how it ends.
     let done = Message::ExecuteResponse(ExecuteResponse { request_id: rid(&wire), outcome: Ok(json("1")) });
     let effects = page.task(from_window(1, SHOP, &done));
     assert_eq!(announced(&effects), vec![ObservedStatus::Settled(OutcomeStatus::Completed)], "{effects:?}");
     // A second listener changes nothing, and a new call is announced as it is sent.
-    assert_eq!(announced(&page.task(Input::CallWatcher)), vec![]);
+    assert_eq!(announced(&page.task(answer())), vec![]);
     assert_eq!(announced(&page.task(execute(6, shop_peer, "add", "{}", None))), vec![ObservedStatus::Running]);
+}
+
+/// The calls channel's handshake is the session's (it was the driver's, in JavaScript): a page says hello once its
+/// journals are open, answers each hello it hears with one answer, reads other pages' statuses, and ignores the rest.
+#[test]
+fn the_calls_channel_handshake_is_decided_in_the_session() {
+    let hello = || Input::CallsChannel(calls_channel::HELLO.to_owned());
+    let posted = |effects: &[Effect]| -> Vec<String> {
+        effects.iter().filter_map(|e| if let Effect::PostCalls(t) = e { Some(t.clone()) } else { None }).collect()
+    };
+    let mut page = Page::new(WIDGET, "");
+    let opened = page.open();
+    assert_eq!(posted(&opened), vec![calls_channel::HELLO.to_owned()], "{opened:?}");
+    assert_eq!(opened.last(), Some(&Effect::Ready));
+    // Each hello heard gets one answer.
+    assert_eq!(posted(&page.task(hello())), vec![calls_channel::ANSWER.to_owned()]);
+    assert_eq!(posted(&page.task(hello())), vec![calls_channel::ANSWER.to_owned()]);
+    // An answer, and anything that is not the channel's, get nothing.
+    assert_eq!(page.task(Input::CallsChannel(calls_channel::ANSWER.to_owned())), vec![]);
+    for other in [r#"{"kind":"chat","text":"hi"}"#, "[]", "not json", r#"{"kind":"webmcp-call-status","calls":5}"#] {
+        assert_eq!(page.task(Input::CallsChannel(other.to_owned())), vec![], "{other}");
+    }
+    // Another page's statuses become `toolstatus` events, malformed entries skipped.
+    let statuses = r#"{"kind":"webmcp-call-status","calls":[{"tab":"t2","callId":"o-1","name":"pay",
+        "origin":"https://pay.example","status":"completed","durationMs":9},{"tab":"t2"}]}"#;
+    let effects = page.task(Input::CallsChannel(statuses.to_owned()));
+    let expected = ObservedCall {
+        tab: "t2".into(),
+        call_id: "o-1".into(),
+        name: "pay".into(),
+        origin: "https://pay.example".into(),
+        status: ObservedStatus::Settled(OutcomeStatus::Completed),
+        duration_ms: Some(9),
+    };
+    assert_eq!(effects, vec![Effect::ToolStatus(expected)]);
 }

@@ -74,7 +74,7 @@ impl Driver {
                     listener(&call);
                 }
             }
-            Effect::Announce(calls) => js::announce_call(&crate::observe::announcement(&calls)),
+            Effect::PostCalls(text) => js::post_calls(&text),
             Effect::WatchFrame(window) => self.watch_frame(window),
             Effect::ProbeWindows(windows) => {
                 let closed: Vec<WindowId> = {

@@ -49,8 +49,7 @@ pub(crate) struct Driver {
     timer: RefCell<Option<(u64, Timeout)>>,
     end_of_task: Closure<dyn FnMut()>,
     _tool_settler: Closure<dyn FnMut(u32, bool, JsValue)>,
-    _call_watcher: Closure<dyn FnMut(JsValue)>,
-    _watcher_heard: Closure<dyn FnMut()>,
+    _calls_channel: Closure<dyn FnMut(JsValue)>,
     _listeners: RefCell<Vec<EventListener>>,
 }
 
@@ -88,24 +87,15 @@ impl Driver {
         });
         let tool_settler = Closure::<dyn FnMut(u32, bool, JsValue)>::new(events::on_tool_settled);
         crate::js::set_tool_settler(tool_settler.as_ref().unchecked_ref());
-        let call_watcher = Closure::<dyn FnMut(JsValue)>::new(|data: JsValue| {
-            let calls = crate::observe::read_announcement(&data);
-            if !calls.is_empty()
-                && let Some(driver) = Driver::installed()
-            {
-                driver.input(Input::Observed(calls));
+        // Every message on the calls channel goes to the session as JSON text (a value JSON cannot write is none
+        // of the channel's): what it is and what to do about it is decided there.
+        let calls_channel = Closure::<dyn FnMut(JsValue)>::new(|data: JsValue| {
+            let text = js_sys::JSON::stringify(&data).ok().and_then(|text| text.as_string());
+            if let (Some(text), Some(driver)) = (text, Driver::installed()) {
+                driver.input(Input::CallsChannel(text));
             }
         });
-        let watcher_heard = Closure::<dyn FnMut()>::new(|| {
-            if let Some(driver) = Driver::installed() {
-                driver.input(Input::CallWatcher);
-            }
-        });
-        crate::js::watch_calls(
-            CALLS_CHANNEL,
-            call_watcher.as_ref().unchecked_ref(),
-            watcher_heard.as_ref().unchecked_ref(),
-        );
+        crate::js::watch_calls(CALLS_CHANNEL, calls_channel.as_ref().unchecked_ref());
         let driver = Rc::new(Driver {
             session: RefCell::new(Session::new(config, Box::new(entropy))),
             handles: RefCell::new(Handles::new(window.clone().into())),
@@ -117,8 +107,7 @@ impl Driver {
             timer: RefCell::new(None),
             end_of_task,
             _tool_settler: tool_settler,
-            _call_watcher: call_watcher,
-            _watcher_heard: watcher_heard,
+            _calls_channel: calls_channel,
             _listeners: RefCell::new(Vec::new()),
         });
         DRIVER.with(|slot| *slot.borrow_mut() = Some(driver.clone()));

@@ -71,12 +71,11 @@ pub enum Input {
     Hidden,
     /// The page is going away (`pagehide`).
     GoingAway,
-    /// Another page of this origin said how its calls stand (the calls channel).
-    Observed(Vec<ObservedCall>),
-    /// Another page of this origin listens on the calls channel (it said so when it started, or answered this
-    /// page's hello). Until the first of these the session announces nothing: a `BroadcastChannel` message costs
-    /// about as much as the call's own port message, and most pages have no same-origin page to tell.
-    CallWatcher,
+    /// A message on the calls channel, the `BroadcastChannel` of this origin's pages (its data as JSON text): how
+    /// another page's calls stand, or the handshake by which pages learn that another one listens. Until one does,
+    /// the session announces nothing: a `BroadcastChannel` message costs about as much as the call's own port
+    /// message, and most pages have no same-origin page to tell ([`crate::calls_channel`]).
+    CallsChannel(String),
     /// A call on native's path ([`Effect::CallNative`]) ended: its result (JSON text, as native gives it), or the
     /// error native rejected with.
     NativeSettled {
@@ -329,8 +328,9 @@ pub enum Effect {
     ToolResult(Finished),
     /// Fire `toolstatus`.
     ToolStatus(ObservedCall),
-    /// Tell the other pages of this origin how this page's calls stand (the calls channel).
-    Announce(Vec<ObservedCall>),
+    /// Post this message (JSON text, from [`crate::calls_channel`]) on the calls channel: this page's call
+    /// statuses, or the handshake's hello or answer.
+    PostCalls(String),
     /// Tell the session (with [`Input::FrameLoaded`]) when the frame element of `window`, a frame of this page,
     /// loads another document.
     WatchFrame(WindowId),

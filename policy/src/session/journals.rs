@@ -50,6 +50,9 @@ impl<S: JournalStore> Session<S> {
             self.run_deferred(work);
         }
         self.announce_presence();
+        // This page listens on the calls channel from now on: the other pages that hear it answer, and each side
+        // then announces its calls to the other (docs/protocol.md).
+        self.effects.push_back(Effect::PostCalls(crate::calls_channel::HELLO.to_owned()));
         self.effects.push_back(Effect::Ready);
     }
 

@@ -175,7 +175,7 @@ pub struct Session<S: JournalStore> {
     loopback: Vec<Message>,
     /// Statuses of this page's calls for the other pages of the origin.
     announcements: Vec<ObservedCall>,
-    /// Whether another page of the origin listens for them ([`Input::CallWatcher`]).
+    /// Whether another page of the origin listens for them (it said so on the calls channel).
     watched: bool,
     end_of_task_asked: bool,
     /// How many times each silent provider was asked how a call stands.
@@ -304,8 +304,7 @@ impl<S: JournalStore> Session<S> {
             Input::EndOfTask => self.end_of_task(),
             Input::Hidden => self.flush_journals(),
             Input::GoingAway => self.going_away(),
-            Input::Observed(calls) => self.effects.extend(calls.into_iter().map(Effect::ToolStatus)),
-            Input::CallWatcher => self.call_watcher(),
+            Input::CallsChannel(text) => self.on_calls_channel(&text),
             Input::NativeSettled { wire_id, result } => {
                 self.when_journals_open(Deferred::NativeSettled(wire_id, result))
             }

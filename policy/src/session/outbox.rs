@@ -2,6 +2,7 @@
 //! carries its kind of message, or as a window message addressed to the peer's exact origin; and what waits for
 //! the end of the task (port batches, acknowledgements, announcements).
 
+use crate::calls_channel::{self, ChannelMessage};
 use crate::envelope::{Message, take_batch};
 use crate::ids::RequestId;
 use crate::journal::JournalStore;
@@ -85,7 +86,21 @@ impl<S: JournalStore> Session<S> {
 
     /// Another page of the origin listens: from now on calls are announced, and those in flight at once (that
     /// page may have started listening after they were sent).
-    pub(crate) fn call_watcher(&mut self) {
+    /// A message on the calls channel: another page's statuses become `toolstatus` events; a hello is answered;
+    /// either handshake message turns this page's announcements on.
+    pub(crate) fn on_calls_channel(&mut self, text: &str) {
+        match calls_channel::decode(text) {
+            ChannelMessage::Hello => {
+                self.effects.push_back(Effect::PostCalls(calls_channel::ANSWER.to_owned()));
+                self.call_watcher();
+            }
+            ChannelMessage::Answer => self.call_watcher(),
+            ChannelMessage::Statuses(calls) => self.effects.extend(calls.into_iter().map(Effect::ToolStatus)),
+            ChannelMessage::Other => {}
+        }
+    }
+
+    fn call_watcher(&mut self) {
         if self.watched {
             return;
         }
@@ -111,7 +126,7 @@ impl<S: JournalStore> Session<S> {
         self.end_of_task_asked = false;
         if !self.announcements.is_empty() {
             let calls = std::mem::take(&mut self.announcements);
-            self.effects.push_back(Effect::Announce(calls));
+            self.effects.push_back(Effect::PostCalls(calls_channel::encode_statuses(&calls)));
         }
         let acks: Vec<(PeerId, Vec<RequestId>)> = std::mem::take(&mut self.acks).into_iter().collect();
         for (peer, ids) in acks {
