@@ -81,68 +81,142 @@ impl fmt::Display for SyntaxError {
 
 impl SyntaxError {
     /// Restates serde_json's error about `text` in the crate's words: a byte offset rather than a line and
-    /// column, and what would have been valid there.
+    /// column, and what would have been valid there. Only serde_json's position (`line`, `column`, `is_eof`) is
+    /// used, never its message: what was expected is read off the text before that position ([`expected_at`]).
     pub(crate) fn new(error: &serde_json::Error, text: &str) -> Self {
-        let line_start = text.split_inclusive('\n').take(error.line().saturating_sub(1)).map(str::len).sum::<usize>();
-        // serde_json's column is 1-based at the character it looked at, except for a control character in a
-        // string, which it reports 0-based.
-        let message = error.to_string();
-        let code = message.split(" at line ").next().unwrap_or_default();
-        let column = if code.starts_with("control character") { error.column() + 1 } else { error.column() };
-        let offset = if error.is_eof() { text.len() } else { (line_start + column).saturating_sub(1) };
-        let offset = offset.min(text.len());
+        let offset = if error.is_eof() {
+            text.len()
+        } else {
+            let line_start =
+                text.split_inclusive('\n').take(error.line().saturating_sub(1)).map(str::len).sum::<usize>();
+            let offset = (line_start + error.column()).saturating_sub(1).min(text.len());
+            // serde_json's column is 1-based at the character it looked at, except for a control character in a
+            // string, which it reports 0-based: one before a raw control character in a string means at it.
+            let next = offset + 1;
+            let control_next = text.as_bytes().get(next).is_some_and(|&b| b < 0x20);
+            if control_next && matches!(scan(text, next), Scan::InString { at_escape: false, hex: 0 }) {
+                next
+            } else if offset > 0
+                && !text.as_bytes()[offset - 1].is_ascii_hexdigit()
+                && matches!(scan(text, offset), Scan::InString { hex: 2..=4, .. })
+            {
+                // A `\u` escape's bad digit: serde_json stops one past it.
+                offset - 1
+            } else {
+                offset
+            }
+        };
         let found = text.get(offset..).and_then(|rest| rest.chars().next());
-        Self { offset, expected: expected(code, text, found), found }
+        Self { offset, expected: expected_at(text, offset), found }
     }
 }
 
-/// What serde_json's error (its message without the position) means was expected, in words.
-fn expected(code: &str, text: &str, found: Option<char>) -> &'static str {
-    match code {
-        "EOF while parsing a list" | "expected `,` or `]`" => "',' or ']'",
-        "EOF while parsing a value" if text.trim_end().ends_with(',') && innermost_open(text) == Some(b'{') => {
-            "a string key"
-        }
-        "EOF while parsing an object" => match text.trim_end().as_bytes().last() {
-            Some(b'{' | b',') => "a string key",
-            Some(b':') => "a JSON value",
-            Some(b'"') if !text.trim_end().ends_with("\\\"") => "':' or ',' or '}'",
-            _ => "',' or '}'",
-        },
-        "expected `,` or `}`" => "',' or '}'",
-        "EOF while parsing a string" => "'\"' closing the string",
-        "expected `:`" => "':'",
-        "key must be a string" => "a string key",
-        "trailing comma" if found == Some('}') => "a string key",
-        "invalid escape" => "an escape: one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
-        "invalid unicode code point" => "a hex digit of a \\u escape",
-        "invalid number" => "a digit",
-        "control character (\\u0000-\\u001F) found while parsing a string" => {
-            "an escaped control character (\\n, \\t, \\u0000 ...)"
-        }
-        "trailing characters" => "the end of the text",
-        "expected ident" => "true, false or null",
-        _ => "a JSON value",
-    }
+/// Where a scan of a JSON text stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scan {
+    /// Between tokens; what may come next.
+    Between(Next),
+    /// Inside a string: right after a backslash, or `hex` digits into a `\u` escape (0 when in none).
+    InString { at_escape: bool, hex: u8 },
+    /// Inside a number or a literal that starts with `first`.
+    InScalar { first: u8 },
 }
 
-/// The innermost array or object left open at the end of `text`, a JSON text cut short: `b'['` or `b'{'`.
-fn innermost_open(text: &str) -> Option<u8> {
+/// What may come next between two tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Next {
+    Value,
+    Key,
+    Colon,
+    /// `,` or the end of the container opened by this byte (`b'{'` or `b'['`).
+    CommaOrClose(u8),
+    End,
+}
+
+/// Whether `b` ends a number or a literal.
+fn ends_scalar(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b']' | b'}' | b'[' | b'{' | b'"')
+}
+
+/// Scans the JSON text before `offset` (where a parser refused it) and says where it stands there. A small
+/// tokenizer of our own: serde_json says where it stopped, not what it expected, other than in its message text.
+fn scan(text: &str, offset: usize) -> Scan {
     let bytes = text.as_bytes();
-    let mut open = Vec::new();
+    let offset = offset.min(bytes.len());
+    let mut open: Vec<u8> = Vec::new();
+    let mut next = Next::Value;
+    let after_value = |open: &[u8]| open.last().map_or(Next::End, |&c| Next::CommaOrClose(c));
     let mut at = 0;
-    while let Some(&b) = bytes.get(at) {
-        match b {
-            b'{' | b'[' => open.push(b),
+    while at < offset {
+        match bytes[at] {
+            b' ' | b'\t' | b'\n' | b'\r' => {}
+            b'"' => {
+                let end = string_end(bytes, at + 1);
+                if end >= offset {
+                    return string_state(&bytes[at + 1..offset]);
+                }
+                next = if next == Next::Key { Next::Colon } else { after_value(&open) };
+                at = end;
+            }
+            open_byte @ (b'{' | b'[') => {
+                open.push(open_byte);
+                next = if open_byte == b'{' { Next::Key } else { Next::Value };
+            }
             b'}' | b']' => {
                 open.pop();
+                next = after_value(&open);
             }
-            b'"' => at = string_end(bytes, at + 1),
-            _ => {}
+            b':' => next = Next::Value,
+            b',' => next = if open.last() == Some(&b'{') { Next::Key } else { Next::Value },
+            first => {
+                let end = bytes[at..].iter().position(|&b| ends_scalar(b)).map_or(bytes.len(), |n| at + n);
+                // A scalar that runs past the refused position, or stops there unfinished, is where it was refused.
+                let finished = || serde_json::from_str::<IgnoredAny>(&text[at..end]).is_ok();
+                if end > offset || (end == offset && !finished()) {
+                    return Scan::InScalar { first };
+                }
+                next = after_value(&open);
+                at = end - 1;
+            }
         }
         at += 1;
     }
-    open.pop()
+    Scan::Between(next)
+}
+
+/// Where a string stands after `content` (what follows its opening quote).
+fn string_state(content: &[u8]) -> Scan {
+    let (mut at_escape, mut hex) = (false, 0u8);
+    for &b in content {
+        if hex > 0 {
+            hex = (hex + 1) % 5;
+        } else if at_escape {
+            at_escape = false;
+            hex = u8::from(b == b'u');
+        } else {
+            at_escape = b == b'\\';
+        }
+    }
+    Scan::InString { at_escape, hex }
+}
+
+/// What would have been valid at `offset` of `text`, where a parser refused it, in words.
+fn expected_at(text: &str, offset: usize) -> &'static str {
+    let at_end = offset >= text.len();
+    match scan(text, offset) {
+        Scan::InString { at_escape: true, .. } => "an escape: one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+        Scan::InString { hex: 1..=4, .. } => "a hex digit of a \\u escape",
+        Scan::InString { .. } if at_end => "'\"' closing the string",
+        Scan::InString { .. } => "an escaped control character (\\n, \\t, \\u0000 ...)",
+        Scan::InScalar { first: b't' | b'f' | b'n' } => "true, false or null",
+        Scan::InScalar { .. } => "a digit",
+        Scan::Between(Next::Value) => "a JSON value",
+        Scan::Between(Next::Key) => "a string key",
+        Scan::Between(Next::Colon) => "':'",
+        Scan::Between(Next::CommaOrClose(b'{')) => "',' or '}'",
+        Scan::Between(Next::CommaOrClose(_)) => "',' or ']'",
+        Scan::Between(Next::End) => "the end of the text",
+    }
 }
 
 /// The offset of the quote that closes the string whose content starts at `from` (or the length of `bytes`).
@@ -316,6 +390,15 @@ mod tests {
             ("{\"a\":[1,", "expected a JSON value at byte 8, found the end of the text"),
             ("{\"a\":[1],", "expected a string key at byte 9, found the end of the text"),
             ("[1,\n 2] x", "expected the end of the text at byte 8, found 'x'"),
+            // Read off the text, not off serde_json's message (issue 23): literals, numbers, escapes, positions.
+            ("tru", "expected true, false or null at byte 3, found the end of the text"),
+            ("[nulx]", "expected true, false or null at byte 4, found 'x'"),
+            ("[-]", "expected a digit at byte 2, found ']'"),
+            ("\"\\u12x\"", "expected a hex digit of a \\u escape at byte 5, found 'x'"),
+            ("\"\n\"", "expected an escaped control character (\\n, \\t, \\u0000 ...) at byte 1, found '\\n'"),
+            ("{\"a\\\"b\" 1}", "expected ':' at byte 8, found '1'"),
+            ("[\"a\",\"b\"\n,\n}", "expected a JSON value at byte 11, found '}'"),
+            ("{\"é\":1 2}", "expected ',' or '}' at byte 8, found '2'"),
         ] {
             assert_eq!(check(text).unwrap_err().to_string(), message, "{text:?}");
         }
