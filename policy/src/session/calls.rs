@@ -37,7 +37,7 @@ impl<S: JournalStore> Session<S> {
             }
             Ok(Start::Replay { outcome, .. }) => self.effects.push_back(Effect::Settle { waiter, outcome }),
             Ok(Start::Join { wire_id }) => {
-                self.calls.entry(wire_id.clone()).or_insert_with(|| PendingCall {
+                self.outgoing.calls.entry(wire_id.clone()).or_insert_with(|| PendingCall {
                     peer,
                     since: now,
                     waiters: Vec::new(),
@@ -45,7 +45,7 @@ impl<S: JournalStore> Session<S> {
                 self.wait_for(&wire_id, waiter, timeout_ms);
             }
             Ok(Start::New) => {
-                self.calls.insert(wire_id.clone(), PendingCall { peer, since: now, waiters: Vec::new() });
+                self.outgoing.calls.insert(wire_id.clone(), PendingCall { peer, since: now, waiters: Vec::new() });
                 self.wait_for(&wire_id, waiter, timeout_ms);
                 let Some(journals) = self.journals.as_ref() else { return };
                 let Some(entry) = journals.consumer.get(&wire_id) else { return };
@@ -119,10 +119,10 @@ impl<S: JournalStore> Session<S> {
 
     /// `waiter` waits for call `wire_id`: its time limit, the frame its provider is in, and the liveness check.
     fn wait_for(&mut self, wire_id: &RequestId, waiter: WaiterId, timeout_ms: Option<u32>) {
-        let Some(call) = self.calls.get_mut(wire_id) else { return };
+        let Some(call) = self.outgoing.calls.get_mut(wire_id) else { return };
         call.waiters.push(waiter);
         let peer = call.peer;
-        self.waiting_on.insert(waiter, wire_id.clone());
+        self.outgoing.waiting_on.insert(waiter, wire_id.clone());
         if let Some(ms) = timeout_ms {
             self.timers.set(Timer::CallTimeout(wire_id.clone()), self.now + u64::from(ms));
         }
@@ -136,7 +136,7 @@ impl<S: JournalStore> Session<S> {
 
     /// The caller behind `waiter` gave up: its call is recorded as stopped first, then the provider is told.
     pub(crate) fn stop_waiter(&mut self, waiter: WaiterId) {
-        let Some(wire_id) = self.waiting_on.get(&waiter).cloned() else { return };
+        let Some(wire_id) = self.outgoing.waiting_on.get(&waiter).cloned() else { return };
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
         if let Some(settled) = journals.consumer.stop(&wire_id, now) {
@@ -147,8 +147,8 @@ impl<S: JournalStore> Session<S> {
 
     /// Nobody will read what `waiter` is settled with: it leaves its call, which stops when no waiter is left.
     pub(crate) fn abandon_waiter(&mut self, waiter: WaiterId) {
-        let Some(wire_id) = self.waiting_on.remove(&waiter) else { return };
-        let Some(call) = self.calls.get_mut(&wire_id) else { return };
+        let Some(wire_id) = self.outgoing.waiting_on.remove(&waiter) else { return };
+        let Some(call) = self.outgoing.calls.get_mut(&wire_id) else { return };
         call.waiters.retain(|w| *w != waiter);
         if !call.waiters.is_empty() {
             return;
@@ -186,7 +186,7 @@ impl<S: JournalStore> Session<S> {
         if entry.provider().origin != from.origin {
             return false;
         }
-        if let Some(call) = self.calls.get(wire_id) {
+        if let Some(call) = self.outgoing.calls.get(wire_id) {
             return call.peer == from.peer;
         }
         let expected = Locator::parse(&entry.provider().locator);
@@ -256,10 +256,10 @@ impl<S: JournalStore> Session<S> {
         let Settled { call_id, wire_id, tool, provider, outcome, duration_ms, recovered, followup } = settled;
         self.stop_asking(&wire_id);
         self.timers.clear(&Timer::CallTimeout(wire_id.clone()));
-        let pending = self.calls.remove(&wire_id);
+        let pending = self.outgoing.calls.remove(&wire_id);
         let peer = pending.as_ref().map(|p| p.peer).or_else(|| self.peer_at(&provider));
         for waiter in pending.map(|p| p.waiters).unwrap_or_default() {
-            self.waiting_on.remove(&waiter);
+            self.outgoing.waiting_on.remove(&waiter);
             self.effects.push_back(Effect::Settle { waiter, outcome: outcome.clone() });
         }
         self.announce(|journals| {

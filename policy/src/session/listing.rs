@@ -40,8 +40,8 @@ impl<S: JournalStore> Session<S> {
         let ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms } = request;
         for pattern in &from_origins {
             let origin = pattern.as_str().to_owned();
-            if !self.interest.contains(&origin) {
-                self.interest.push(origin);
+            if !self.listing.interest.contains(&origin) {
+                self.listing.interest.push(origin);
             }
         }
         let mut targets: Vec<(WindowId, Locator)> = Vec::new();
@@ -62,8 +62,8 @@ impl<S: JournalStore> Session<S> {
         timeout_ms: u32,
         waiter: ListWaiter,
     ) {
-        let id = self.next_listing;
-        self.next_listing = self.next_listing.wrapping_add(1).max(1);
+        let id = self.listing.next_listing;
+        self.listing.next_listing = self.listing.next_listing.wrapping_add(1).max(1);
         let mut origins: Vec<String> = vec![self.config.own_origin.clone()];
         for pattern in &from_origins {
             if pattern.is_wildcard() {
@@ -93,13 +93,15 @@ impl<S: JournalStore> Session<S> {
             on_port.push(connected.as_ref().map(|(peer, _)| *peer));
             if let Some((peer, origin)) = connected {
                 let request_id = self.ids.request_id("g_");
-                self.asked.insert(request_id.clone(), Asked { listing: id, window: *window, origin });
+                self.listing.asked.insert(request_id.clone(), Asked { listing: id, window: *window, origin });
                 self.send(peer, &Message::GetToolsRequest { request_id, bridge: true });
                 continue;
             }
             for origin in &origins {
                 let request_id = self.ids.request_id("g_");
-                self.asked.insert(request_id.clone(), Asked { listing: id, window: *window, origin: origin.clone() });
+                self.listing
+                    .asked
+                    .insert(request_id.clone(), Asked { listing: id, window: *window, origin: origin.clone() });
                 let message = Message::GetToolsRequest { request_id, bridge: true };
                 self.effects.push_back(Effect::Post {
                     window: *window,
@@ -111,7 +113,7 @@ impl<S: JournalStore> Session<S> {
         }
         let answered = vec![false; targets.len()];
         let empty = targets.is_empty();
-        self.listings.insert(id, Listing { targets, answered, on_port, from_origins, waiters: vec![waiter] });
+        self.listing.listings.insert(id, Listing { targets, answered, on_port, from_origins, waiters: vec![waiter] });
         if empty {
             self.finish_listing(id);
         } else {
@@ -122,7 +124,7 @@ impl<S: JournalStore> Session<S> {
     /// `WEBMCP_GET_TOOLS_RESPONSE`: kept only from the window asked, at the origin it was asked at.
     pub(crate) fn on_tools_listed(&mut self, from: &Sender, response: GetToolsResponse) {
         let GetToolsResponse { request_id, tools, bridge } = response;
-        let Some(asked) = self.asked.get(&request_id).cloned() else {
+        let Some(asked) = self.listing.asked.get(&request_id).cloned() else {
             return self.refuse(RefusalKind::UnsolicitedResponse, &from.origin, "a tool list nobody asked for");
         };
         let from_window = self.peers.get(from.peer).map(|p| p.window);
@@ -133,8 +135,9 @@ impl<S: JournalStore> Session<S> {
                 "a tool list from a window that was not asked",
             );
         }
-        self.asked.remove(&request_id);
+        self.listing.asked.remove(&request_id);
         let locator = self
+            .listing
             .listings
             .get(&asked.listing)
             .and_then(|l| l.targets.iter().find(|(w, _)| *w == asked.window).map(|(_, l)| l.clone()))
@@ -147,7 +150,7 @@ impl<S: JournalStore> Session<S> {
         if bridge {
             self.connect(peer_id);
         }
-        let done = match self.listings.get_mut(&asked.listing) {
+        let done = match self.listing.listings.get_mut(&asked.listing) {
             Some(listing) => {
                 if let Some(i) = listing.targets.iter().position(|(w, _)| *w == asked.window) {
                     listing.answered[i] = true;
@@ -165,8 +168,8 @@ impl<S: JournalStore> Session<S> {
     /// this page's or allowed.
     pub(crate) fn finish_listing(&mut self, id: u32) {
         self.timers.clear(&Timer::Listing(id));
-        let Some(listing) = self.listings.remove(&id) else { return };
-        self.asked.retain(|_, asked| asked.listing != id);
+        let Some(listing) = self.listing.listings.remove(&id) else { return };
+        self.listing.asked.retain(|_, asked| asked.listing != id);
         // A peer that said nothing on its port in a whole listing may have lost the document at the other end (a
         // frame that crashed and reloaded fires nothing here): the port is dropped, and the next listing asks by
         // window and sets up a new one.
@@ -245,7 +248,7 @@ impl<S: JournalStore> Session<S> {
 
     /// `WEBMCP_TOOLS_CHANGED` from a window of an origin this page cares about: list its tools again, debounced.
     pub(crate) fn on_tools_changed(&mut self, from: &Sender) {
-        if from.peer == PeerId::SELF || !self.interest.contains(&from.origin) {
+        if from.peer == PeerId::SELF || !self.listing.interest.contains(&from.origin) {
             return;
         }
         let at = self.now + u64::from(self.config.toolchange_debounce_ms);

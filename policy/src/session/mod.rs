@@ -152,21 +152,54 @@ pub struct Session<S: JournalStore> {
     journals: Option<Journals<S>>,
     /// Work that waits until the journals are open.
     deferred: Vec<Deferred>,
+    /// The calls this page makes.
+    outgoing: Outgoing,
+    /// The calls of other windows (or of this page) that run this page's tools.
+    incoming: Incoming,
+    /// The tool lists this page asked for.
+    listing: Listings,
+    /// What waits for the end of the task: acknowledgements, messages to itself, call statuses.
+    outbox: Outbox,
+    rate: OriginRateLimiter,
+    warnings: WarningGate,
+    timers: Timers,
+    effects: VecDeque<Effect>,
+    next_port: u32,
+}
+
+/// The calls this page makes: who waits for each, and the silent providers asked how one stands.
+#[derive(Default)]
+struct Outgoing {
     /// This page's calls that someone in it waits for, by wire id.
     calls: BTreeMap<RequestId, PendingCall>,
     /// Which call each waiter waits for.
     waiting_on: SortedMap<WaiterId, RequestId>,
+    /// How many times each silent provider was asked how a call stands.
+    status_retries: SortedMap<RequestId, usize>,
+    /// Which peer each of those questions goes to.
+    status_asker: SortedMap<RequestId, PeerId>,
+}
+
+/// The calls that run this page's tools, by their caller's origin and wire id, and by run.
+struct Incoming {
     running: BTreeMap<RunKey, Running>,
     runs: SortedMap<RunId, RunKey>,
     next_run: u32,
+}
+
+/// The tool lists this page asked for.
+struct Listings {
     listings: SortedMap<u32, Listing>,
     /// Tool-list requests this page sent, by request id.
     asked: SortedMap<RequestId, Asked>,
     next_listing: u32,
     /// Origins whose tool changes this page cares about (its own and every `fromOrigins` it asked).
     interest: Vec<String>,
-    rate: OriginRateLimiter,
-    warnings: WarningGate,
+}
+
+/// What leaves at the end of the task.
+#[derive(Default)]
+struct Outbox {
     /// Acknowledgements to send, by provider.
     acks: SortedMap<PeerId, Vec<RequestId>>,
     /// Send every waiting acknowledgement at the end of this task.
@@ -178,21 +211,14 @@ pub struct Session<S: JournalStore> {
     /// Whether another page of the origin listens for them (it said so on the calls channel).
     watched: bool,
     end_of_task_asked: bool,
-    /// How many times each silent provider was asked how a call stands.
-    status_retries: SortedMap<RequestId, usize>,
-    /// Which peer each of those questions goes to.
-    status_asker: SortedMap<RequestId, PeerId>,
-    timers: Timers,
-    effects: VecDeque<Effect>,
-    next_port: u32,
 }
 
 impl<S: JournalStore> Session<S> {
     /// A session for a page; its journals open later ([`Session::open_journals`]).
     pub fn new(config: Config, entropy: Box<dyn Entropy>) -> Self {
+        let own_origin = config.own_origin.clone();
         Self {
             peers: Peers::new(&config.own_origin),
-            interest: vec![config.own_origin.clone()],
             rate: OriginRateLimiter::for_get_tools(&config.limits),
             warnings: WarningGate::new(&config.limits),
             config,
@@ -202,22 +228,15 @@ impl<S: JournalStore> Session<S> {
             windows: SortedMap::new(),
             journals: None,
             deferred: Vec::new(),
-            calls: BTreeMap::new(),
-            waiting_on: SortedMap::new(),
-            running: BTreeMap::new(),
-            runs: SortedMap::new(),
-            next_run: 1,
-            listings: SortedMap::new(),
-            asked: SortedMap::new(),
-            next_listing: 1,
-            acks: SortedMap::new(),
-            acks_due: false,
-            loopback: Vec::new(),
-            announcements: Vec::new(),
-            watched: false,
-            end_of_task_asked: false,
-            status_retries: SortedMap::new(),
-            status_asker: SortedMap::new(),
+            outgoing: Outgoing::default(),
+            incoming: Incoming { running: BTreeMap::new(), runs: SortedMap::new(), next_run: 1 },
+            listing: Listings {
+                listings: SortedMap::new(),
+                asked: SortedMap::new(),
+                next_listing: 1,
+                interest: vec![own_origin],
+            },
+            outbox: Outbox::default(),
             timers: Timers::default(),
             effects: VecDeque::new(),
             next_port: 1,
@@ -321,7 +340,7 @@ impl<S: JournalStore> Session<S> {
             match timer {
                 Timer::Listing(id) => self.finish_listing(id),
                 Timer::Acks => {
-                    self.acks_due = true;
+                    self.outbox.acks_due = true;
                     self.ask_end_of_task();
                 }
                 Timer::JournalFlush => self.flush_journals(),
@@ -474,8 +493,8 @@ impl<S: JournalStore> Session<S> {
     }
 
     fn ask_end_of_task(&mut self) {
-        if !self.end_of_task_asked {
-            self.end_of_task_asked = true;
+        if !self.outbox.end_of_task_asked {
+            self.outbox.end_of_task_asked = true;
             self.effects.push_back(Effect::EndOfTask);
         }
     }

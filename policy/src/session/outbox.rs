@@ -33,7 +33,7 @@ impl<S: JournalStore> Session<S> {
 
     fn send_by(&mut self, peer_id: PeerId, side: Option<PortSide>, message: &Message) {
         if peer_id == PeerId::SELF {
-            self.loopback.push(message.clone());
+            self.outbox.loopback.push(message.clone());
             return self.ask_end_of_task();
         }
         let early = EARLY_BATCH_LEN.min(self.config.limits.max_batch_len.max(1));
@@ -76,11 +76,11 @@ impl<S: JournalStore> Session<S> {
     /// announcement `make` builds from the journals. Nothing while no other page listens, and then `make` is not
     /// even called: this runs for every call, and an announcement copies four strings.
     pub(crate) fn announce(&mut self, make: impl FnOnce(&Journals<S>) -> Option<ObservedCall>) {
-        if !self.watched {
+        if !self.outbox.watched {
             return;
         }
         let Some(call) = self.journals.as_ref().and_then(make) else { return };
-        self.announcements.push(call);
+        self.outbox.announcements.push(call);
         self.ask_end_of_task();
     }
 
@@ -101,11 +101,11 @@ impl<S: JournalStore> Session<S> {
     }
 
     fn call_watcher(&mut self) {
-        if self.watched {
+        if self.outbox.watched {
             return;
         }
-        self.watched = true;
-        let in_flight: Vec<_> = self.calls.keys().cloned().collect();
+        self.outbox.watched = true;
+        let in_flight: Vec<_> = self.outgoing.calls.keys().cloned().collect();
         for wire_id in in_flight {
             self.announce_running(&wire_id);
         }
@@ -113,7 +113,7 @@ impl<S: JournalStore> Session<S> {
 
     /// Queues an acknowledgement of `wire_ids` to `peer`.
     pub(crate) fn acknowledge(&mut self, peer: PeerId, wire_ids: impl IntoIterator<Item = RequestId>) {
-        self.acks.entry(peer).or_default().extend(wire_ids);
+        self.outbox.acks.entry(peer).or_default().extend(wire_ids);
         self.ask_end_of_task();
     }
 
@@ -123,27 +123,27 @@ impl<S: JournalStore> Session<S> {
     /// Acknowledgements ride with other messages to the same peer, or wait up to [`ACK_DELAY_MS`] (or until
     /// [`ACK_BATCH`] gather): a provider keeps a result a little longer, and a call costs one message each way.
     pub(crate) fn end_of_task(&mut self) {
-        self.end_of_task_asked = false;
-        if !self.announcements.is_empty() {
-            let calls = std::mem::take(&mut self.announcements);
+        self.outbox.end_of_task_asked = false;
+        if !self.outbox.announcements.is_empty() {
+            let calls = std::mem::take(&mut self.outbox.announcements);
             self.effects.push_back(Effect::PostCalls(calls_channel::encode_statuses(&calls)));
         }
-        let acks: Vec<(PeerId, Vec<RequestId>)> = std::mem::take(&mut self.acks).into_iter().collect();
+        let acks: Vec<(PeerId, Vec<RequestId>)> = std::mem::take(&mut self.outbox.acks).into_iter().collect();
         for (peer, ids) in acks {
             let has_company =
                 self.peers.get(peer).and_then(|p| p.ours.as_ref()).is_some_and(|link| !link.outbox.is_empty());
-            if has_company || self.acks_due || ids.len() >= ACK_BATCH {
+            if has_company || self.outbox.acks_due || ids.len() >= ACK_BATCH {
                 for chunk in ids.chunks(self.config.limits.max_ack_ids.max(1)) {
                     self.send(peer, &Message::CallAck { request_ids: chunk.to_vec() });
                 }
             } else {
-                self.acks.insert(peer, ids);
+                self.outbox.acks.insert(peer, ids);
             }
         }
-        self.acks_due = false;
+        self.outbox.acks_due = false;
         // The timer is left to run out when the acknowledgements found company: one timer that finds nothing to
         // send costs less than a timer per call.
-        if !self.acks.is_empty() {
+        if !self.outbox.acks.is_empty() {
             self.timers.set_once(Timer::Acks, self.now + ACK_DELAY_MS);
         }
         let (max_len, max_bytes) = (self.config.limits.max_batch_len, self.config.limits.max_batch_bytes);
@@ -158,7 +158,7 @@ impl<S: JournalStore> Session<S> {
         }
         self.effects.extend(batches);
         let own = self.config.own_origin.clone();
-        for message in std::mem::take(&mut self.loopback) {
+        for message in std::mem::take(&mut self.outbox.loopback) {
             let from = Sender { peer: PeerId::SELF, origin: own.clone(), via: Via::Loopback };
             self.on_message(from, message, None);
         }

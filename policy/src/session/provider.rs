@@ -72,7 +72,7 @@ impl<S: JournalStore> Session<S> {
         match decision {
             ExecuteDecision::Run => {}
             ExecuteDecision::AlreadyRunning => {
-                if let Some(running) = self.running.get_mut(&key) {
+                if let Some(running) = self.incoming.running.get_mut(&key) {
                     running.reply_to = from.clone();
                 }
                 return;
@@ -93,10 +93,10 @@ impl<S: JournalStore> Session<S> {
             let error = ToolError::new(ErrorKind::InvalidArgs, format!("invalid arguments for {name}: {problem}"));
             return self.finish(&key, ToolOutcome::Failed(error), Some(from.clone()));
         }
-        let run = RunId(self.next_run);
-        self.next_run = self.next_run.wrapping_add(1).max(1);
-        self.runs.insert(run, key.clone());
-        self.running.insert(key, Running { run, reply_to: from.clone() });
+        let run = RunId(self.incoming.next_run);
+        self.incoming.next_run = self.incoming.next_run.wrapping_add(1).max(1);
+        self.incoming.runs.insert(run, key.clone());
+        self.incoming.running.insert(key, Running { run, reply_to: from.clone() });
         // "Running" reaches storage with the next batch, or when the page goes away; a page that crashes first
         // leaves its successor a note that records may be missing (once-only.md §7).
         self.effects.push_back(Effect::RunTool { run, registration, args });
@@ -104,7 +104,7 @@ impl<S: JournalStore> Session<S> {
 
     /// A run of one of this page's tools ended.
     pub(crate) fn tool_settled(&mut self, run: RunId, result: RunResult) {
-        let Some(key) = self.runs.remove(&run) else { return };
+        let Some(key) = self.incoming.runs.remove(&run) else { return };
         let outcome = match result {
             RunResult::Returned(text) => match JsonText::parse(&text, &self.config.limits) {
                 Ok(result) => ToolOutcome::Completed { result },
@@ -127,7 +127,7 @@ impl<S: JournalStore> Session<S> {
     /// whose asker is unknown is kept for the status query that will come, never sent to another window of the
     /// same origin.
     fn finish(&mut self, key: &RunKey, outcome: ToolOutcome, asker: Option<Sender>) {
-        let reply_to = self.running.remove(key).map(|r| r.reply_to).or(asker);
+        let reply_to = self.incoming.running.remove(key).map(|r| r.reply_to).or(asker);
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
         let Some(outcome) = journals.provider.on_finish(&key.0, &key.1, outcome, now) else { return };
@@ -157,7 +157,7 @@ impl<S: JournalStore> Session<S> {
         let decision = journals.provider.on_cancel(&from.origin, request_id, now);
         self.schedule_journal_flush();
         if decision == CancelDecision::AbortRunning
-            && let Some(running) = self.running.remove(&(from.origin.clone(), request_id.clone()))
+            && let Some(running) = self.incoming.running.remove(&(from.origin.clone(), request_id.clone()))
         {
             self.effects.push_back(Effect::AbortRun(running.run));
         }
@@ -174,7 +174,7 @@ impl<S: JournalStore> Session<S> {
                 Message::ExecuteResponse(ExecuteResponse::from_outcome(request_id, outcome, &self.config.limits))
             }
             StatusAnswer::Running => {
-                if let Some(running) = self.running.get_mut(&(from.origin.clone(), request_id.clone())) {
+                if let Some(running) = self.incoming.running.get_mut(&(from.origin.clone(), request_id.clone())) {
                     running.reply_to = from.clone();
                 }
                 Message::CallStatusResponse(CallStatusResponse { request_id, state: CallState::Running, durable })

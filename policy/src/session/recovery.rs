@@ -13,11 +13,11 @@ use crate::session::timers::{LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS, T
 impl<S: JournalStore> Session<S> {
     /// Every half second while calls wait: asks the driver which of their providers' windows closed.
     pub(crate) fn probe_liveness(&mut self) {
-        if self.calls.is_empty() {
+        if self.outgoing.calls.is_empty() {
             return;
         }
         let mut windows: Vec<WindowId> = Vec::new();
-        for call in self.calls.values() {
+        for call in self.outgoing.calls.values() {
             if let Some(peer) = self.peers.get(call.peer).filter(|p| p.id != PeerId::SELF)
                 && !windows.contains(&peer.window)
             {
@@ -35,7 +35,7 @@ impl<S: JournalStore> Session<S> {
         let now = self.now;
         let mut gone = Vec::new();
         let mut silent = Vec::new();
-        for (wire, call) in &self.calls {
+        for (wire, call) in &self.outgoing.calls {
             if call.peer == PeerId::SELF {
                 continue;
             }
@@ -44,7 +44,7 @@ impl<S: JournalStore> Session<S> {
                     let quiet_since = p.last_heard.max(call.since);
                     if p.bridge
                         && now.saturating_sub(quiet_since) >= SILENT_PROVIDER_MS
-                        && !self.status_retries.contains_key(wire)
+                        && !self.outgoing.status_retries.contains_key(wire)
                     {
                         silent.push((call.peer, wire.clone()));
                     }
@@ -56,12 +56,12 @@ impl<S: JournalStore> Session<S> {
             self.provider_gone(&wire);
         }
         for (peer, wire) in silent {
-            if let Some(call) = self.calls.get_mut(&wire) {
+            if let Some(call) = self.outgoing.calls.get_mut(&wire) {
                 call.since = now;
             }
             self.ask_status(peer, wire);
         }
-        if !self.calls.is_empty() {
+        if !self.outgoing.calls.is_empty() {
             self.timers.set_once(Timer::Liveness, now + LIVENESS_MS);
         }
     }
@@ -97,7 +97,7 @@ impl<S: JournalStore> Session<S> {
 
     fn peer_went_away(&mut self, peer: PeerId) {
         let waiting: Vec<RequestId> =
-            self.calls.iter().filter(|(_, call)| call.peer == peer).map(|(wire, _)| wire.clone()).collect();
+            self.outgoing.calls.iter().filter(|(_, call)| call.peer == peer).map(|(wire, _)| wire.clone()).collect();
         for wire in waiting {
             self.provider_gone(&wire);
         }
@@ -114,7 +114,7 @@ impl<S: JournalStore> Session<S> {
     /// see one of them, and writes the journals.
     pub(crate) fn going_away(&mut self) {
         let mut told: Vec<PeerId> = Vec::new();
-        let waiting: Vec<PeerId> = self.running.values().map(|r| r.reply_to.peer).collect();
+        let waiting: Vec<PeerId> = self.incoming.running.values().map(|r| r.reply_to.peer).collect();
         let listed: Vec<PeerId> = self
             .peers
             .iter()
@@ -127,7 +127,7 @@ impl<S: JournalStore> Session<S> {
                 self.send(peer, &Message::GoingAway);
             }
         }
-        self.acks_due = true;
+        self.outbox.acks_due = true;
         self.end_of_task();
         self.flush_journals();
     }
@@ -167,8 +167,8 @@ impl<S: JournalStore> Session<S> {
     /// died), again and again until it answers (its page may still be loading); after the last try the provider
     /// counts as gone.
     pub(crate) fn ask_status(&mut self, peer: PeerId, wire_id: RequestId) {
-        self.status_retries.insert(wire_id.clone(), 0);
-        self.status_asker.insert(wire_id.clone(), peer);
+        self.outgoing.status_retries.insert(wire_id.clone(), 0);
+        self.outgoing.status_asker.insert(wire_id.clone(), peer);
         self.send_status_request(peer, wire_id, 0);
     }
 
@@ -178,20 +178,20 @@ impl<S: JournalStore> Session<S> {
     }
 
     pub(crate) fn retry_status(&mut self, wire_id: RequestId) {
-        let Some(attempt) = self.status_retries.get(&wire_id).map(|a| a + 1) else { return };
-        let Some(peer) = self.status_asker.get(&wire_id).copied() else { return };
+        let Some(attempt) = self.outgoing.status_retries.get(&wire_id).map(|a| a + 1) else { return };
+        let Some(peer) = self.outgoing.status_asker.get(&wire_id).copied() else { return };
         if attempt >= STATUS_RETRY_MS.len() {
             self.stop_asking(&wire_id);
             return self.provider_gone(&wire_id);
         }
-        self.status_retries.insert(wire_id.clone(), attempt);
+        self.outgoing.status_retries.insert(wire_id.clone(), attempt);
         self.send_status_request(peer, wire_id, attempt);
     }
 
     /// Stops asking how call `wire_id` stands (it answered, or settled).
     pub(crate) fn stop_asking(&mut self, wire_id: &RequestId) {
-        self.status_retries.remove(wire_id);
-        self.status_asker.remove(wire_id);
+        self.outgoing.status_retries.remove(wire_id);
+        self.outgoing.status_asker.remove(wire_id);
         self.timers.clear(&Timer::StatusRetry(wire_id.clone()));
     }
 }
