@@ -197,8 +197,7 @@ impl Driver {
             })
         });
         self.handles.borrow_mut().tools.insert(registration, ToolHandle { handler, form, _abort: abort });
-        self.session.borrow_mut().announce_tools_changed();
-        self.pump();
+        self.input(Input::ToolsChanged);
         Ok(registration)
     }
 
@@ -225,12 +224,12 @@ impl Driver {
 
     /// Tells the windows that listed the page's tools that they changed, and fires `toolchange`.
     pub fn announce_tools_changed(&self) {
-        self.with_session(|session, _| session.announce_tools_changed());
+        self.input(Input::ToolsChanged);
     }
 
     /// A console warning about this page (rate-limited with the others).
     pub fn warn_own(&self, kind: RefusalKind, text: &str) {
-        self.with_session(|session, now| session.warn_own(kind, text, now));
+        self.input(Input::WarnOwn { kind, text: text.to_owned() });
     }
 
     /// A new waiter, registered before the input that names it.
@@ -256,7 +255,7 @@ impl Driver {
     pub fn window_id(&self, window: &JsValue) -> WindowId {
         let (id, facts) = self.handles.borrow_mut().intern(window);
         if let Some(facts) = facts {
-            self.session.borrow_mut().learn_window(id, facts);
+            self.session.borrow_mut().handle(Input::WindowSeen { window: id, facts }, now());
         }
         id
     }

@@ -87,7 +87,7 @@ impl<S: JournalStore> Session<S> {
     }
 
     /// Adds a tool without telling anyone: for a tool that replaces another in one change (a form that changed);
-    /// [`Session::announce_tools_changed`] tells them once.
+    /// [`Input::ToolsChanged`](crate::session::Input::ToolsChanged) tells them once.
     pub fn add_tool(&mut self, spec: ToolSpec) -> Result<Registration, RegisterError> {
         if self.catalog.get(spec.name.as_str()).is_some() {
             return Err(RegisterError::DuplicateTool(spec.name.to_string()));
@@ -150,7 +150,7 @@ impl<S: JournalStore> Session<S> {
     /// Tells the windows that listed this page's tools that they changed — those whose origin saw one before the
     /// change or sees one after it; an origin that sees nothing either way learns nothing of tools hidden from it —
     /// and fires `toolchange`.
-    pub fn announce_tools_changed(&mut self) {
+    pub(crate) fn announce_tools_changed(&mut self) {
         let mut told = Vec::new();
         let (own, list) = (self.config.own_origin.clone(), self.config.expose_tools_to.clone());
         let catalog = &self.catalog;

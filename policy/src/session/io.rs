@@ -84,6 +84,24 @@ pub enum Input {
         /// How it ended.
         result: Result<JsonText, ToolError>,
     },
+    /// The driver named a window it had not shown the session before ([`WindowId`]), with what it sees of it.
+    WindowSeen {
+        /// The window's id.
+        window: WindowId,
+        /// Where it sits around this page.
+        facts: WindowFacts,
+    },
+    /// The page's tools changed in a way only the driver saw (a declarative form's fields): the windows that listed
+    /// them are told, and `toolchange` fires.
+    ToolsChanged,
+    /// A warning about this page itself (its tools, its storage, native's refusals), printed through the session's
+    /// rate-limited gate like every other.
+    WarnOwn {
+        /// What kind of problem, for the gate.
+        kind: crate::guard::RefusalKind,
+        /// The text.
+        text: String,
+    },
     /// A `postMessage` the driver made for [`Effect::Post`] threw.
     PostFailed {
         /// The origin it was addressed to.

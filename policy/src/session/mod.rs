@@ -255,11 +255,6 @@ impl<S: JournalStore> Session<S> {
         id
     }
 
-    /// What the driver knows about a window it has not shown the session before.
-    pub fn learn_window(&mut self, window: WindowId, facts: WindowFacts) {
-        self.windows.insert(window, facts);
-    }
-
     /// The next thing to do, if any.
     pub fn poll_effect(&mut self) -> Option<Effect> {
         self.effects.pop_front()
@@ -326,6 +321,14 @@ impl<S: JournalStore> Session<S> {
             Input::CallsChannel(text) => self.on_calls_channel(&text),
             Input::NativeSettled { wire_id, result } => {
                 self.when_journals_open(Deferred::NativeSettled(wire_id, result))
+            }
+            Input::WindowSeen { window, facts } => {
+                self.windows.insert(window, facts);
+            }
+            Input::ToolsChanged => self.announce_tools_changed(),
+            Input::WarnOwn { kind, text } => {
+                let own = self.config.own_origin.clone();
+                self.warn(kind, &own, &text);
             }
             Input::PostFailed { origin, error } => {
                 self.warn(RefusalKind::PostFailed, &origin, &format!("could not post to {origin}: {error}"))
@@ -483,13 +486,6 @@ impl<S: JournalStore> Session<S> {
             };
             self.effects.push_back(Effect::Warn(format!("{text}{more}")));
         }
-    }
-
-    /// A warning about this page itself (its tools, its storage), rate-limited like the others.
-    pub fn warn_own(&mut self, kind: RefusalKind, text: &str, now: u64) {
-        self.now = self.now.max(now);
-        let own = self.config.own_origin.clone();
-        self.warn(kind, &own, text);
     }
 
     fn ask_end_of_task(&mut self) {
