@@ -86,6 +86,20 @@ async fn until(mut done: impl FnMut() -> bool) {
     }
 }
 
+/// A tool that counts its runs and returns `{ "run": <its number> }`; the count.
+fn counted_tool(name: &str) -> (ToolDefinition, Rc<Cell<u32>>) {
+    let runs = Rc::new(Cell::new(0));
+    let counter = runs.clone();
+    let tool = ToolDefinition::new(name, "Counts its runs.", move |_args: Value, _signal| {
+        let runs = counter.clone();
+        async move {
+            runs.set(runs.get() + 1);
+            Ok::<Value, ToolError>(json!({ "run": runs.get() }))
+        }
+    });
+    (tool, runs)
+}
+
 #[wasm_bindgen_test]
 async fn a_registered_tool_is_listed_called_and_unregistered_when_its_guard_drops() {
     let bridge = bridge();
@@ -116,12 +130,7 @@ async fn a_call_over_the_size_limit_is_refused_at_once_with_a_typed_error() {
     use interpane_policy::JsonError;
     use interpane_policy::call_args::CallArgsError;
     let bridge = bridge();
-    let ran = Rc::new(Cell::new(0));
-    let counted = ran.clone();
-    let tool = ToolDefinition::new("rust_sink", "Takes anything.", move |_args: Value, _signal| {
-        counted.set(counted.get() + 1);
-        async move { Ok::<Value, ToolError>(json!({})) }
-    });
+    let (tool, ran) = counted_tool("rust_sink");
     let _registration = bridge.register_tool(tool).unwrap();
     let tool = own_tool(&bridge, "rust_sink").await;
     let limit = interpane_policy::Limits::default().max_message_bytes;
@@ -199,15 +208,7 @@ async fn dropping_a_call_stops_it_and_aborts_the_tools_signal() {
 #[wasm_bindgen_test]
 async fn a_call_id_runs_its_tool_once_and_every_settled_call_is_reported() {
     let bridge = bridge();
-    let runs = Rc::new(Cell::new(0));
-    let counter = runs.clone();
-    let counted = ToolDefinition::new("rust_counted", "Counts its runs.", move |_args: Value, _signal| {
-        let runs = counter.clone();
-        async move {
-            runs.set(runs.get() + 1);
-            Ok::<Value, ToolError>(json!({ "run": runs.get() }))
-        }
-    });
+    let (counted, runs) = counted_tool("rust_counted");
     let _registration = bridge.register_tool(counted).unwrap();
     let reported: Rc<RefCell<Vec<(String, CallStatus)>>> = Rc::default();
     let sink = reported.clone();

@@ -9,7 +9,7 @@ use interpane_policy::session::{
 use interpane_policy::{ErrorKind, JsonText, RequestId, ToolError, ToolName};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::driver::handles::{Handler, PortHandle, Waiter};
+use crate::driver::handles::{Handler, JsResult, PortHandle, Waiter};
 use crate::driver::{Driver, windows_around};
 use crate::user::{outcome_to_js, page_value};
 use crate::{RemoteTool, ToolResult, console, js};
@@ -239,34 +239,23 @@ impl Driver {
 /// Settles a caller's promise or future. A caller whose own signal aborted the call gets the signal's reason.
 fn settle(waiter: Waiter, outcome: CallOutcome) {
     match waiter {
-        Waiter::CallJs { resolve, reject, signal, .. } => {
+        Waiter::CallJs { resolve, reject, signal, result, .. } => {
             if outcome == CallOutcome::Stopped
                 && let Some(signal) = signal.filter(web_sys::AbortSignal::aborted)
             {
                 let _ = reject.call1(&JsValue::UNDEFINED, &signal.reason());
                 return;
             }
-            let _ = match outcome_to_js(&outcome) {
+            let settled = match (&outcome, result) {
+                (CallOutcome::Completed { result }, JsResult::Value) => Ok(page_value(result.as_str())),
+                _ => outcome_to_js(&outcome),
+            };
+            let _ = match settled {
                 Ok(value) => resolve.call1(&JsValue::UNDEFINED, &value),
                 Err(error) => reject.call1(&JsValue::UNDEFINED, &error),
             };
         }
         Waiter::CallRust(sender) => sender.send(outcome),
-        Waiter::Native { resolve, reject, signal, .. } => {
-            // Native's own caller already had its rejection when it aborted; this settles native's wait.
-            let value = match &outcome {
-                CallOutcome::Completed { result } => Ok(crate::user::page_value(result.as_str())),
-                CallOutcome::Stopped => Err(signal.filter(web_sys::AbortSignal::aborted).map_or_else(
-                    || crate::user::outcome_to_js(&outcome).err().unwrap_or(JsValue::UNDEFINED),
-                    |signal| signal.reason(),
-                )),
-                other => Err(other.error().map_or(JsValue::UNDEFINED, |error| crate::user::error_to_js(&error))),
-            };
-            let _ = match value {
-                Ok(value) => resolve.call1(&JsValue::UNDEFINED, &value),
-                Err(error) => reject.call1(&JsValue::UNDEFINED, &error),
-            };
-        }
         Waiter::ListJs(resolve) => {
             let _ = resolve.call1(&JsValue::UNDEFINED, &js_sys::Array::new());
         }

@@ -24,23 +24,27 @@ pub(crate) struct ToolHandle {
 
 /// Someone in the page waiting for an answer.
 pub(crate) enum Waiter {
+    /// A JavaScript caller's promise: `executeTool`'s, or the one native WebMCP waits for when it calls one of the
+    /// page's tools (`result` says which form a result takes).
     CallJs {
         resolve: js_sys::Function,
         reject: js_sys::Function,
         signal: Option<web_sys::AbortSignal>,
+        result: JsResult,
         _abort: Option<EventListener>,
     },
     CallRust(oneshot::Sender<CallOutcome>),
-    /// A call that native WebMCP made of one of this page's tools: settles the promise the `execute` registered with
-    /// native returned, with the tool's value (native writes its caller's JSON text from it) or its error.
-    Native {
-        resolve: js_sys::Function,
-        reject: js_sys::Function,
-        signal: Option<web_sys::AbortSignal>,
-        _abort: Option<EventListener>,
-    },
     ListJs(js_sys::Function),
     ListRust(oneshot::Sender<Vec<RemoteTool>>),
+}
+
+/// The form in which a JavaScript caller's promise gets a completed call's result.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JsResult {
+    /// A string, as `executeTool` gives it (docs/native.md): a string result as it is, any other its JSON text.
+    Text,
+    /// The value, for native WebMCP, which writes its caller's JSON text from it.
+    Value,
 }
 
 /// A private port and its listener.

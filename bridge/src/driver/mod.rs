@@ -23,7 +23,7 @@ use interpane_policy::session::{Config, Input, Locator, Registration, Session, T
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-pub(crate) use handles::{Handler, Handles, ToolHandle, Waiter, windows_around};
+pub(crate) use handles::{Handler, Handles, JsResult, ToolHandle, Waiter, windows_around};
 
 use crate::BridgeError;
 use crate::listeners::Listeners;
@@ -230,6 +230,27 @@ impl Driver {
     /// A console warning about this page (rate-limited with the others).
     pub fn warn_own(&self, kind: RefusalKind, text: &str) {
         self.input(Input::WarnOwn { kind, text: text.to_owned() });
+    }
+
+    /// Starts a call whose caller is a JavaScript promise (`resolve`, `reject`): its waiter, whose settlement takes
+    /// the `result` form, and a stop of the call when `signal` aborts; `call` makes the input that names the waiter.
+    pub fn start_js_call(
+        &self,
+        resolve: js_sys::Function,
+        reject: js_sys::Function,
+        signal: Option<web_sys::AbortSignal>,
+        result: JsResult,
+        call: impl FnOnce(WaiterId) -> Input,
+    ) {
+        let waiter = self.handles.borrow_mut().reserve_waiter();
+        let abort = signal.as_ref().map(|signal| {
+            EventListener::once(signal, "abort", move |_| {
+                with_driver(|driver| driver.input(Input::Stop(waiter)));
+            })
+        });
+        let caller = Waiter::CallJs { resolve, reject, signal, result, _abort: abort };
+        self.handles.borrow_mut().waiters.insert(waiter, caller);
+        self.input(call(waiter));
     }
 
     /// A new waiter, registered before the input that names it.

@@ -110,8 +110,12 @@ pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<JsonText, JsVa
         (false, true) => ArgsForm::ForNative,
         (false, false) => ArgsForm::Written,
     };
-    let limits = with_driver(|driver| driver.options.limits.clone()).unwrap_or_default();
-    accept_call_args(&text, form, &limits).map_err(|e| type_error(&format!("executeTool: {e}")))
+    accept_call_args(&text, form, &page_limits()).map_err(|e| type_error(&format!("executeTool: {e}")))
+}
+
+/// The limits the page installed the bridge with (the defaults before it is installed).
+fn page_limits() -> interpane_policy::Limits {
+    with_driver(|driver| driver.options.limits.clone()).unwrap_or_default()
 }
 
 /// The `signal` of `executeTool`'s options, checked.
@@ -188,8 +192,7 @@ fn json_object(value: &JsValue, tool: &ToolName, field: &str) -> Result<Option<J
             .into(),
     };
     // Held to the page's configured limits, as everything else the page hands the bridge.
-    let limits = with_driver(|driver| driver.options.limits.clone()).unwrap_or_default();
-    let json = JsonText::parse(&text, &limits)
+    let json = JsonText::parse(&text, &page_limits())
         .map_err(|e| BridgeError::invalid(format!("registerTool({tool}): {field} {e}")))?;
     if !json.is_object() {
         return Err(BridgeError::invalid(format!("registerTool({tool}): {field} must be an object")));

@@ -8,12 +8,11 @@ mod watch;
 pub(crate) use checks::local_tool;
 use checks::prepare_call;
 
-use gloo_events::EventListener;
 use interpane_policy::session::{CallRequest, Input, ListRequest};
 use interpane_policy::{ParseOptions, ToolName};
 use wasm_bindgen::prelude::*;
 
-use crate::driver::{Driver, Waiter, with_driver};
+use crate::driver::{Driver, JsResult, Waiter, with_driver};
 use crate::install::install_core;
 use crate::options::{get, origin_list};
 use crate::user::make_dom_exception;
@@ -194,18 +193,9 @@ impl BridgeHandle {
                 let _ = reject.call1(&JsValue::UNDEFINED, &type_error("executeTool: the bridge is not installed"));
                 return;
             };
-            let waiter = driver.handles.borrow_mut().reserve_waiter();
-            let abort = signal.as_ref().map(|signal| {
-                EventListener::once(signal, "abort", move |_| {
-                    with_driver(|driver| driver.input(Input::Stop(waiter)));
-                })
+            driver.start_js_call(resolve, reject, signal, JsResult::Text, |waiter| {
+                Input::Execute(CallRequest { waiter, peer, tool, args, call_id, timeout_ms })
             });
-            driver
-                .handles
-                .borrow_mut()
-                .waiters
-                .insert(waiter, Waiter::CallJs { resolve, reject, signal, _abort: abort });
-            driver.input(Input::Execute(CallRequest { waiter, peer, tool, args, call_id, timeout_ms }));
         })
     }
 }

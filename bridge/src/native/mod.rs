@@ -13,11 +13,10 @@ use interpane_policy::{
 };
 use wasm_bindgen::prelude::*;
 
-use gloo_events::EventListener;
 use interpane_policy::session::{FromNative, Input, Registration};
 
 use crate::console;
-use crate::driver::{Driver, Waiter, with_driver};
+use crate::driver::{Driver, JsResult, with_driver};
 
 #[wasm_bindgen(module = "/js/native.js")]
 extern "C" {
@@ -94,14 +93,9 @@ fn call_from_native(registration: f64, name: String, input: JsValue, signal: JsV
             let _ = reject.call1(&JsValue::UNDEFINED, &js_sys::Error::new("the bridge is not installed").into());
             return;
         };
-        let waiter = driver.handles.borrow_mut().reserve_waiter();
-        let abort = signal.as_ref().map(|signal| {
-            EventListener::once(signal, "abort", move |_| {
-                with_driver(|driver| driver.input(Input::Stop(waiter)));
-            })
+        driver.start_js_call(resolve, reject, signal, JsResult::Value, |waiter| {
+            Input::FromNative(FromNative { waiter, registration, name, args })
         });
-        driver.handles.borrow_mut().waiters.insert(waiter, Waiter::Native { resolve, reject, signal, _abort: abort });
-        driver.input(Input::FromNative(FromNative { waiter, registration, name, args }));
     })
 }
 
