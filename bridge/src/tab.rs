@@ -67,13 +67,6 @@ async fn claim(tab: &str, slot: &str) -> bool {
     answer.ok().and_then(|a| a.as_string()).as_deref() != Some("duplicate")
 }
 
-fn session_storage_of(log: &LogStore<RawStore>) -> Option<web_sys::Storage> {
-    match log.inner() {
-        RawStore::Session(storage) => Some(storage.clone()),
-        RawStore::Memory(_) => None,
-    }
-}
-
 /// Learns who this page is, opens its journals and resumes its calls; work that needs the journals waits.
 pub(crate) fn claim_owner(driver: Rc<Driver>) {
     wasm_bindgen_futures::spawn_local(async move {
@@ -119,13 +112,10 @@ pub(crate) fn claim_owner(driver: Rc<Driver>) {
         };
         let now = js_sys::Date::now() as u64;
         let config = driver.options.journal.clone();
-        let consumer_raw = match &raw {
-            RawStore::Session(storage) => RawStore::Session(storage.clone()),
-            RawStore::Memory(_) => RawStore::Memory(Default::default()),
-        };
         let mut consumer_log =
-            LogStore::open(consumer_raw, &format!("webmcp:log:c:{}:{}:", owner.tab(), owner.slot()), now);
-        let mut provider_log = LogStore::open(raw, &format!("webmcp:log:p:{}:{}:", owner.tab(), owner.slot()), now);
+            LogStore::open(&mut raw, &format!("webmcp:log:c:{}:{}:", owner.tab(), owner.slot()), now);
+        let mut provider_log =
+            LogStore::open(&mut raw, &format!("webmcp:log:p:{}:{}:", owner.tab(), owner.slot()), now);
         for discarded in consumer_log.take_discarded().into_iter().chain(provider_log.take_discarded()) {
             console::warn(&format!(
                 "discarded a journal record it cannot read ({}: {})",
@@ -135,7 +125,10 @@ pub(crate) fn claim_owner(driver: Rc<Driver>) {
         let (mut consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
         // Entries are encoded when the store flushes (batched), each once in its latest state.
         consumer.defer_writes();
-        let alive = session_storage_of(&provider_log).map(|storage| AliveMarker::new(storage, &owner));
+        let alive = match &raw {
+            RawStore::Session(storage) => Some(AliveMarker::new(storage.clone(), &owner)),
+            RawStore::Memory(_) => None,
+        };
         let mut provider = ProviderJournal::open(provider_log, owner, config, now);
         provider.defer_writes();
         if let Some(alive) = &alive {
@@ -151,6 +144,6 @@ pub(crate) fn claim_owner(driver: Rc<Driver>) {
             console::warn(&format!("journal: {warning}"));
         }
         *driver.alive.borrow_mut() = alive;
-        driver.open_journals(consumer, provider, label, recoveries);
+        driver.open_journals(raw, consumer, provider, label, recoveries);
     });
 }

@@ -1,5 +1,7 @@
 //! A [`JournalStore`] that batches writes: changes are kept in memory and written to the underlying store as
-//! one log segment per [`LogStore::flush`], compacted as the log grows.
+//! one log segment per [`LogStore::flush`], compacted as the log grows. The log does not own the underlying
+//! store: it reads it once when it opens and is handed it for each flush, so that the session that holds the
+//! log does no I/O of its own (the driver calls `Session::write_journals` with the page's `sessionStorage`).
 //!
 //! `sessionStorage.setItem` costs tens of microseconds per call and more per kilobyte, so a journal that wrote
 //! each change as its own key would cost more than the tool call it protects. A `LogStore` turns any number of
@@ -16,13 +18,15 @@
 //! use interpane_policy::journal::{JournalStore, MemoryStore};
 //! use interpane_policy::log_store::LogStore;
 //!
-//! let mut log = LogStore::open(MemoryStore::durable(), "webmcp:log:tab1/top:", 0);
+//! let mut storage = MemoryStore::durable();
+//! let mut log = LogStore::open(&mut storage, "webmcp:log:tab1/top:", 0);
 //! log.put("webmcp:c:a", "one")?;
 //! log.put("webmcp:c:b", "two")?;
 //! log.remove("webmcp:c:a");
-//! log.flush(10)?; // one write to the underlying store
+//! log.flush(10, &mut storage)?; // one write to the underlying store
+//! assert_eq!(storage.len(), 1);
 //!
-//! let reopened = LogStore::open(log.into_inner(), "webmcp:log:tab1/top:", 20);
+//! let reopened = LogStore::open(&mut storage, "webmcp:log:tab1/top:", 20);
 //! assert_eq!(reopened.entries("webmcp:c:"), vec![("webmcp:c:b".to_string(), "two".to_string())]);
 //! # Ok::<(), interpane_policy::journal::StoreError>(())
 //! ```
@@ -87,10 +91,11 @@ pub struct DiscardedSegment {
     pub reason: String,
 }
 
-/// A write-batching [`JournalStore`] over another store (see the module docs).
+/// A write-batching [`JournalStore`] over another store, which it is handed to flush (see the module docs).
 #[derive(Debug)]
-pub struct LogStore<S> {
-    inner: S,
+pub struct LogStore {
+    /// Whether the underlying store survives a reload (`sessionStorage` does, the memory fallback does not).
+    durable: bool,
     prefix: String,
     live: BTreeMap<String, String>,
     /// Keys changed since the last flush, which writes each in its state at that time (taken from `live`). A key
@@ -116,12 +121,12 @@ fn entry_bytes(key: &str, value: &Option<String>) -> usize {
     key.len() + value.as_ref().map_or(0, String::len)
 }
 
-impl<S: JournalStore> LogStore<S> {
+impl LogStore {
     /// Reads the log whose segment keys start with `prefix` (one log per page slot, such as
     /// `webmcp:log:<tab>/<slot>:`) from `inner`. Unreadable segments are discarded and reported by
     /// [`LogStore::take_discarded`]; segments of any log under `webmcp:log:` older than [`ABANDONED_LOG_AGE_MS`]
-    /// are deleted.
-    pub fn open(mut inner: S, prefix: &str, now: u64) -> Self {
+    /// are deleted. Later flushes must be handed the same store.
+    pub fn open(inner: &mut dyn JournalStore, prefix: &str, now: u64) -> Self {
         let mut discarded = Vec::new();
         let mut readable = Vec::new();
         for (key, text) in inner.entries("webmcp:log:") {
@@ -150,7 +155,7 @@ impl<S: JournalStore> LogStore<S> {
             inner.remove(&key);
         }
         let mut log = Self {
-            inner,
+            durable: inner.is_durable(),
             prefix: prefix.to_owned(),
             live: BTreeMap::new(),
             dirty: Vec::new(),
@@ -199,8 +204,9 @@ impl<S: JournalStore> LogStore<S> {
     /// Writes every change since the last flush as one write to the underlying store: a segment, the merge of
     /// the segments after the snapshot, or a new snapshot (see the module docs). When the underlying store
     /// refuses the write, a snapshot is tried (it may be smaller than the log); if that fails too, the store
-    /// stays in memory from then on (`is_durable()` becomes false) and the error is returned.
-    pub fn flush(&mut self, now: u64) -> Result<(), StoreError> {
+    /// stays in memory from then on (`is_durable()` becomes false) and the error is returned. `inner` is the
+    /// store the log was opened from.
+    pub fn flush(&mut self, now: u64, inner: &mut dyn JournalStore) -> Result<(), StoreError> {
         if self.dirty.is_empty() || self.failed {
             self.dirty.clear();
             return Ok(());
@@ -218,11 +224,11 @@ impl<S: JournalStore> LogStore<S> {
         let result = if self.changed_bytes > self.live_bytes + SLACK_BYTES
             || (merge_due && 2 * self.changed_bytes > self.live_bytes)
         {
-            self.write_snapshot(now)
+            self.write_snapshot(now, inner)
         } else if merge_due {
-            self.write_merged(now).or_else(|_| self.write_snapshot(now))
+            self.write_merged(now, inner).or_else(|_| self.write_snapshot(now, inner))
         } else {
-            self.write_segment(now, &changes).or_else(|_| self.write_snapshot(now))
+            self.write_segment(now, &changes, inner).or_else(|_| self.write_snapshot(now, inner))
         };
         if result.is_err() {
             self.failed = true;
@@ -240,9 +246,9 @@ impl<S: JournalStore> LogStore<S> {
     /// journal that made room (after [`StoreError::Full`]) tries again. On success the store is durable again and
     /// nothing waits for a flush; on failure it lives in memory, and the underlying store may hold none of this
     /// log (the old log is freed to make room for the snapshot).
-    pub fn rewrite(&mut self, now: u64) -> Result<(), StoreError> {
+    pub fn rewrite(&mut self, now: u64, inner: &mut dyn JournalStore) -> Result<(), StoreError> {
         self.dirty.clear();
-        let result = self.write_snapshot(now);
+        let result = self.write_snapshot(now, inner);
         self.failed = result.is_err();
         result
     }
@@ -254,39 +260,44 @@ impl<S: JournalStore> LogStore<S> {
     }
 
     /// The changes of this flush as one more segment.
-    fn write_segment(&mut self, now: u64, changes: &BTreeMap<String, Option<String>>) -> Result<(), StoreError> {
+    fn write_segment(
+        &mut self,
+        now: u64,
+        changes: &BTreeMap<String, Option<String>>,
+        inner: &mut dyn JournalStore,
+    ) -> Result<(), StoreError> {
         let (seq, key) = self.next_key();
-        self.inner.put(&key, &encode(&Segment::of_changes(seq, now, changes)))?;
+        inner.put(&key, &encode(&Segment::of_changes(seq, now, changes)))?;
         self.segments.push(key);
         Ok(())
     }
 
     /// Every change since the snapshot as one segment, replacing the segments after the snapshot.
-    fn write_merged(&mut self, now: u64) -> Result<(), StoreError> {
+    fn write_merged(&mut self, now: u64, inner: &mut dyn JournalStore) -> Result<(), StoreError> {
         let (seq, key) = self.next_key();
-        self.inner.put(&key, &encode(&Segment::of_changes(seq, now, &self.since_snapshot)))?;
+        inner.put(&key, &encode(&Segment::of_changes(seq, now, &self.since_snapshot)))?;
         for old in self.segments.drain(..) {
-            self.inner.remove(&old);
+            inner.remove(&old);
         }
         self.segments.push(key);
         Ok(())
     }
 
-    fn write_snapshot(&mut self, now: u64) -> Result<(), StoreError> {
+    fn write_snapshot(&mut self, now: u64, inner: &mut dyn JournalStore) -> Result<(), StoreError> {
         let (seq, key) = self.next_key();
         let mut segment = Segment::new(seq, now, true);
         segment.set = self.live.clone();
         let text = encode(&segment);
         let old: Vec<String> = self.snapshot.iter().chain(&self.segments).cloned().collect();
         // Free the old log first when the store is full: the snapshot holds all it said.
-        self.inner.put(&key, &text).or_else(|error| {
+        inner.put(&key, &text).or_else(|error| {
             for key in &old {
-                self.inner.remove(key);
+                inner.remove(key);
             }
-            self.inner.put(&key, &text).map_err(|_| error)
+            inner.put(&key, &text).map_err(|_| error)
         })?;
         for key in &old {
-            self.inner.remove(key);
+            inner.remove(key);
         }
         self.snapshot = Some(key);
         self.segments.clear();
@@ -299,16 +310,6 @@ impl<S: JournalStore> LogStore<S> {
     pub fn take_discarded(&mut self) -> Vec<DiscardedSegment> {
         std::mem::take(&mut self.discarded)
     }
-
-    /// The underlying store, read-only.
-    pub fn inner(&self) -> &S {
-        &self.inner
-    }
-
-    /// The underlying store.
-    pub fn into_inner(self) -> S {
-        self.inner
-    }
 }
 
 fn encode(segment: &Segment) -> String {
@@ -316,7 +317,7 @@ fn encode(segment: &Segment) -> String {
     serde_json::to_string(segment).unwrap_or_default()
 }
 
-impl<S: JournalStore> JournalStore for LogStore<S> {
+impl JournalStore for LogStore {
     fn entries(&self, prefix: &str) -> Vec<(String, String)> {
         self.live
             .range(prefix.to_owned()..)
@@ -342,7 +343,7 @@ impl<S: JournalStore> JournalStore for LogStore<S> {
     }
 
     fn is_durable(&self) -> bool {
-        !self.failed && self.inner.is_durable()
+        !self.failed && self.durable
     }
 }
 
@@ -353,55 +354,67 @@ mod tests {
 
     const PREFIX: &str = "webmcp:log:t/top:";
 
-    fn reopen(log: LogStore<MemoryStore>, now: u64) -> LogStore<MemoryStore> {
-        LogStore::open(log.into_inner(), PREFIX, now)
-    }
-
     #[test]
     fn many_changes_make_one_write() {
-        let mut log = LogStore::open(MemoryStore::durable(), PREFIX, 0);
+        let mut raw = MemoryStore::durable();
+        let mut log = LogStore::open(&mut raw, PREFIX, 0);
         for i in 0..100 {
             log.put(&format!("k{i}"), "v").unwrap();
         }
-        log.flush(1).unwrap();
-        assert_eq!(log.inner.len(), 1);
-        let log = reopen(log, 2);
+        log.flush(1, &mut raw).unwrap();
+        assert_eq!(raw.len(), 1);
+        let log = LogStore::open(&mut raw, PREFIX, 2);
         assert_eq!(log.entries("k").len(), 100);
     }
 
     #[test]
     fn unflushed_changes_are_lost_on_reopen() {
-        let mut log = LogStore::open(MemoryStore::durable(), PREFIX, 0);
+        let mut raw = MemoryStore::durable();
+        let mut log = LogStore::open(&mut raw, PREFIX, 0);
         log.put("a", "1").unwrap();
-        log.flush(1).unwrap();
+        log.flush(1, &mut raw).unwrap();
         log.put("b", "2").unwrap();
-        let log = reopen(log, 2);
+        let log = LogStore::open(&mut raw, PREFIX, 2);
         assert_eq!(log.entries(""), vec![("a".into(), "1".into())]);
     }
 
     #[test]
-    fn removals_and_overwrites_replay_in_order() {
-        let mut log = LogStore::open(MemoryStore::durable(), PREFIX, 0);
+    fn nothing_reaches_the_store_before_a_flush() {
+        let mut raw = MemoryStore::durable();
+        let mut log = LogStore::open(&mut raw, PREFIX, 0);
         log.put("a", "1").unwrap();
-        log.flush(1).unwrap();
+        log.remove("a");
+        log.put("b", "2").unwrap();
+        assert!(raw.is_empty(), "the log wrote outside a flush: {:?}", raw.keys().collect::<Vec<_>>());
+        log.flush(1, &mut raw).unwrap();
+        assert_eq!(raw.len(), 1);
+    }
+
+    #[test]
+    fn removals_and_overwrites_replay_in_order() {
+        let mut raw = MemoryStore::durable();
+        let mut log = LogStore::open(&mut raw, PREFIX, 0);
+        log.put("a", "1").unwrap();
+        log.flush(1, &mut raw).unwrap();
         log.put("a", "2").unwrap();
         log.put("b", "x").unwrap();
-        log.flush(2).unwrap();
+        log.flush(2, &mut raw).unwrap();
         log.remove("b");
-        log.flush(3).unwrap();
-        let log = reopen(log, 4);
+        log.flush(3, &mut raw).unwrap();
+        let log = LogStore::open(&mut raw, PREFIX, 4);
         assert_eq!(log.entries(""), vec![("a".into(), "2".into())]);
     }
 
     #[test]
     fn snapshots_bound_the_number_of_segments() {
-        let mut log = LogStore::open(MemoryStore::durable(), PREFIX, 0);
+        let mut raw = MemoryStore::durable();
+        let mut log = LogStore::open(&mut raw, PREFIX, 0);
         for i in 0..300u64 {
             log.put("counter", &i.to_string()).unwrap();
-            log.flush(i).unwrap();
-            assert!(log.inner.len() <= MAX_SEGMENTS + 1, "{} segments", log.inner.len());
+            log.flush(i, &mut raw).unwrap();
+            assert!(raw.len() <= MAX_SEGMENTS + 1, "{} segments", raw.len());
         }
-        let log = reopen(log, 400);
+        let log = LogStore::open(&mut raw, PREFIX, 400);
         assert_eq!(log.entries(""), vec![("counter".into(), "299".into())]);
     }
 
@@ -409,29 +422,30 @@ mod tests {
     fn compaction_writes_in_proportion_to_changes_not_to_live_data() {
         // Regression: a snapshot every 16 flushes rewrote every kept record, so with a large journal each call
         // cost kilobytes of writes (seen in the benchmark's profile of the provider frame).
-        let written = std::rc::Rc::new(std::cell::Cell::new(0usize));
-        let mut log = LogStore::open(Counting { inner: MemoryStore::durable(), written: written.clone() }, PREFIX, 0);
+        let mut raw = Counting { inner: MemoryStore::durable(), written: 0 };
+        let mut log = LogStore::open(&mut raw, PREFIX, 0);
         for i in 0..2000 {
             log.put(&format!("kept{i}"), &"r".repeat(100)).unwrap();
         }
-        log.flush(0).unwrap();
+        log.flush(0, &mut raw).unwrap();
         let live = log.live_bytes;
-        written.set(0);
+        raw.written = 0;
         for i in 0..1000u64 {
             log.put("hot", &i.to_string()).unwrap();
-            log.flush(i + 1).unwrap();
+            log.flush(i + 1, &mut raw).unwrap();
         }
         // At most one snapshot of the live data, plus small segments and merges (it was 16 snapshots before).
-        assert!(written.get() < 2 * live, "1000 small flushes wrote {} bytes; the live data is {live}", written.get());
-        assert!(log.inner.inner.len() <= MAX_SEGMENTS + 2, "{} keys", log.inner.inner.len());
-        let log = LogStore::open(log.into_inner().inner, PREFIX, 2000);
+        assert!(raw.written < 2 * live, "1000 small flushes wrote {} bytes; the live data is {live}", raw.written);
+        assert!(raw.inner.len() <= MAX_SEGMENTS + 2, "{} keys", raw.inner.len());
+        let log = LogStore::open(&mut raw.inner, PREFIX, 2000);
         assert_eq!(log.entries("hot"), vec![("hot".into(), "999".into())]);
         assert_eq!(log.entries("kept").len(), 2000);
     }
 
     #[test]
     fn merges_and_snapshots_replay_to_the_same_state() {
-        let mut log = LogStore::open(MemoryStore::durable(), PREFIX, 0);
+        let mut raw = MemoryStore::durable();
+        let mut log = LogStore::open(&mut raw, PREFIX, 0);
         let mut expected = BTreeMap::new();
         for i in 0..500u64 {
             let key = format!("k{}", i % 37);
@@ -443,9 +457,8 @@ mod tests {
                 log.put(&key, &value).unwrap();
                 expected.insert(key, value);
             }
-            log.flush(i).unwrap();
-            let reopened =
-                reopen(LogStore { inner: log.inner.clone(), ..LogStore::open(MemoryStore::durable(), PREFIX, 0) }, i);
+            log.flush(i, &mut raw).unwrap();
+            let reopened = LogStore::open(&mut raw.clone(), PREFIX, i);
             let seen: BTreeMap<String, String> = reopened.entries("").into_iter().collect();
             assert_eq!(seen, expected, "after flush {i}");
         }
@@ -454,7 +467,7 @@ mod tests {
     /// Counts the bytes written to a store.
     struct Counting {
         inner: MemoryStore,
-        written: std::rc::Rc<std::cell::Cell<usize>>,
+        written: usize,
     }
 
     impl JournalStore for Counting {
@@ -462,7 +475,7 @@ mod tests {
             self.inner.entries(prefix)
         }
         fn put(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
-            self.written.set(self.written.get() + key.len() + value.len());
+            self.written += key.len() + value.len();
             self.inner.put(key, value)
         }
         fn remove(&mut self, key: &str) {
@@ -475,16 +488,24 @@ mod tests {
 
     #[test]
     fn a_full_store_gets_a_snapshot_then_falls_back_to_memory() {
-        let mut log = LogStore::open(MemoryStore::durable().with_quota(400), PREFIX, 0);
+        let mut raw = MemoryStore::durable().with_quota(400);
+        let mut log = LogStore::open(&mut raw, PREFIX, 0);
         log.put("a", &"x".repeat(100)).unwrap();
-        log.flush(1).unwrap();
+        log.flush(1, &mut raw).unwrap();
         log.put("a", &"y".repeat(100)).unwrap();
-        log.flush(2).unwrap(); // the log would exceed the quota; a snapshot replaces it
+        log.flush(2, &mut raw).unwrap(); // the log would exceed the quota; a snapshot replaces it
         assert!(log.is_durable());
         log.put("b", &"z".repeat(500)).unwrap();
-        assert_eq!(log.flush(3), Err(StoreError::Full));
+        assert_eq!(log.flush(3, &mut raw), Err(StoreError::Full));
         assert!(!log.is_durable());
         assert_eq!(log.entries("b").len(), 1, "the state in memory is kept");
+    }
+
+    #[test]
+    fn a_log_over_a_store_that_does_not_survive_reloads_is_not_durable() {
+        let mut raw = MemoryStore::new();
+        let log = LogStore::open(&mut raw, PREFIX, 0);
+        assert!(!log.is_durable());
     }
 
     #[test]
@@ -492,25 +513,24 @@ mod tests {
         let mut raw = MemoryStore::durable();
         raw.put(&format!("{PREFIX}0"), "{not json").unwrap();
         raw.put(&format!("{PREFIX}1"), r#"{"v":9,"seq":1,"at":0}"#).unwrap();
-        let mut log = LogStore::open(raw, PREFIX, 0);
+        let mut log = LogStore::open(&mut raw, PREFIX, 0);
         let discarded = log.take_discarded();
         assert_eq!(discarded.len(), 2);
         assert_eq!(discarded[1].reason, "format version 9");
         assert!(log.entries("").is_empty());
-        assert!(log.into_inner().is_empty(), "discarded segments are removed");
+        assert!(raw.is_empty(), "discarded segments are removed");
     }
 
     #[test]
     fn other_logs_are_invisible_and_abandoned_ones_expire() {
         let mut raw = MemoryStore::durable();
-        let mut other = LogStore::open(raw.clone(), "webmcp:log:t/top/1:", 0);
+        let mut other = LogStore::open(&mut raw, "webmcp:log:t/top/1:", 0);
         other.put("theirs", "1").unwrap();
-        other.flush(0).unwrap();
-        raw = other.into_inner();
-        let log = LogStore::open(raw.clone(), PREFIX, 1000);
+        other.flush(0, &mut raw).unwrap();
+        let log = LogStore::open(&mut raw, PREFIX, 1000);
         assert!(log.entries("").is_empty());
-        assert_eq!(log.into_inner().len(), 1, "a live sibling's log is kept");
-        let log = LogStore::open(raw, PREFIX, ABANDONED_LOG_AGE_MS + 1);
-        assert!(log.into_inner().is_empty(), "an abandoned log is deleted");
+        assert_eq!(raw.len(), 1, "a live sibling's log is kept");
+        LogStore::open(&mut raw, PREFIX, ABANDONED_LOG_AGE_MS + 1);
+        assert!(raw.is_empty(), "an abandoned log is deleted");
     }
 }

@@ -25,7 +25,24 @@ const GREEDY: &str = "https://greedy.example";
 const CALLER: &str = "https://caller.example";
 const LOG: &str = "webmcp:log:p:tabP:top/0:";
 
-type Journal = ProviderJournal<LogStore<MemoryStore>>;
+/// The journal with the page's sessionStorage beside it, as the bridge holds them.
+struct Journal {
+    journal: ProviderJournal<LogStore>,
+    storage: MemoryStore,
+}
+
+impl std::ops::Deref for Journal {
+    type Target = ProviderJournal<LogStore>;
+    fn deref(&self) -> &Self::Target {
+        &self.journal
+    }
+}
+
+impl std::ops::DerefMut for Journal {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.journal
+    }
+}
 
 fn owner() -> Owner {
     Owner::new("tabP", "top/0").unwrap()
@@ -41,22 +58,23 @@ fn json(text: &str) -> interpane_policy::JsonText {
 }
 
 /// Opens the journal as the bridge does: over a log in `store`, writes deferred to each flush.
-fn open(store: MemoryStore, config: JournalConfig, now: u64) -> Journal {
-    let mut journal = ProviderJournal::open(LogStore::open(store, LOG, now), owner(), config, now);
+fn open(mut storage: MemoryStore, config: JournalConfig, now: u64) -> Journal {
+    let mut journal = ProviderJournal::open(LogStore::open(&mut storage, LOG, now), owner(), config, now);
     journal.defer_writes();
-    journal
+    Journal { journal, storage }
 }
 
 /// What the bridge's `flush_journals` does with the provider journal.
 fn flush(journal: &mut Journal, now: u64) {
-    if let Err(error) = journal.flush(now) {
+    let Journal { journal, storage } = journal;
+    if let Err(error) = journal.flush(now, storage) {
         journal.storage_failed(error, now);
     }
 }
 
 /// The page reloads: the journal is read again from what reached the store.
 fn reload(journal: Journal, config: JournalConfig, now: u64) -> Journal {
-    open(journal.into_store().into_inner(), config, now)
+    open(journal.storage, config, now)
 }
 
 /// A JSON string result of `chars` characters.
@@ -118,7 +136,7 @@ fn an_origin_that_never_acknowledges_cannot_push_the_journal_out_of_storage() {
     call(&mut journal, CALLER, "held", "\"mine\"", now + 4);
     now += 10;
     assert_eq!(journal.take_warnings(), []);
-    assert!(journal.store().inner().used_bytes() <= SESSION_QUOTA);
+    assert!(journal.storage.used_bytes() <= SESSION_QUOTA);
 
     check_after_flood(&mut journal, &caller_ids, &big, now);
     let mut journal = reload(journal, config, now + 1);
@@ -209,7 +227,7 @@ fn a_full_store_costs_held_results_never_the_records_that_prevent_a_second_run()
         }
     }
     assert_eq!(journal.take_warnings(), []);
-    assert!(journal.store().inner().used_bytes() <= quota);
+    assert!(journal.storage.used_bytes() <= quota);
     let tool = ToolName::new("search").unwrap();
     let mut journal = reload(journal, config, now + 1);
     let mut dropped = 0;

@@ -129,10 +129,10 @@ fn locator(i: usize, j: usize) -> Locator {
 
 /// One page: a session and what the driver keeps for it.
 struct Window {
-    session: Session<SharedStore>,
+    session: Session,
     generation: u32,
-    consumer_store: SharedStore,
-    provider_store: SharedStore,
+    /// Its frame's sessionStorage, which outlives the page.
+    store: SharedStore,
     /// The tools it listed last.
     listed: Vec<ListedTool>,
     /// Frames it watches (by its own ids).
@@ -243,8 +243,7 @@ impl Sim {
             if i == FORGER {
                 continue;
             }
-            let window =
-                sim.load(i, origin, SharedStore::durable(), SharedStore::durable(), 0, JournalSetup::default());
+            let window = sim.load(i, origin, SharedStore::durable(), 0, JournalSetup::default());
             sim.windows[i] = Some(window);
         }
         for i in PAGES {
@@ -254,15 +253,7 @@ impl Sim {
     }
 
     /// A new page in window `i`.
-    fn load(
-        &mut self,
-        i: usize,
-        origin: &str,
-        consumer_store: SharedStore,
-        provider_store: SharedStore,
-        generation: u32,
-        setup: JournalSetup,
-    ) -> Window {
+    fn load(&mut self, i: usize, origin: &str, mut store: SharedStore, generation: u32, setup: JournalSetup) -> Window {
         let expose = if origin == A { B } else { A };
         let config = Config::new(origin, OriginList::parse(expose).unwrap());
         let seed = (i as u64 + 1) * 1000 + u64::from(generation);
@@ -273,8 +264,7 @@ impl Sim {
         let slot = if i == 0 { "top".to_owned() } else { format!("top/{}", i - 1) };
         open_journals_with(
             &mut session,
-            consumer_store.clone(),
-            provider_store.clone(),
+            &mut store,
             ("tab1", &slot),
             around,
             JournalSetup { deferred: true, ..setup },
@@ -284,15 +274,7 @@ impl Sim {
         if (0..ORIGINS.len()).any(|j| j != i && ORIGINS[j] == origin) {
             session.handle(Input::CallsChannel(interpane_policy::calls_channel::ANSWER.to_owned()), self.now);
         }
-        Window {
-            session,
-            generation,
-            consumer_store,
-            provider_store,
-            listed: Vec::new(),
-            watched: BTreeSet::new(),
-            waiters: BTreeMap::new(),
-        }
+        Window { session, generation, store, listed: Vec::new(), watched: BTreeSet::new(), waiters: BTreeMap::new() }
     }
 
     fn origin(&self, j: usize) -> &'static str {
@@ -326,6 +308,7 @@ impl Sim {
             };
             match effect {
                 Effect::EndOfTask => end_of_task = true,
+                Effect::WriteJournals => window.session.write_journals(&mut window.store),
                 Effect::ProbeWindows(_) => {
                     // No window ever closes here (a reloaded frame is the same window).
                     let now = self.now;
@@ -430,7 +413,7 @@ impl Sim {
             | Effect::FromNative(_)
             | Effect::Warn(_)
             | Effect::Ready => {}
-            Effect::EndOfTask | Effect::ProbeWindows(_) => unreachable!("handled by pump"),
+            Effect::EndOfTask | Effect::ProbeWindows(_) | Effect::WriteJournals => unreachable!("handled by pump"),
             Effect::CallNative { .. } | Effect::AbortNative(_) => unreachable!("no page here lists on native's path"),
         }
     }
@@ -782,10 +765,10 @@ impl Sim {
         }
         self.unpaired.retain(|e| e.window != i);
         // The old page's own store writes happened as they happened: what it had not flushed is lost.
-        let (consumer, provider) = (old.consumer_store.clone(), old.provider_store.clone());
+        let store = old.store.clone();
         drop(old);
         let setup = JournalSetup { deferred: true, crashed: !clean };
-        let window = self.load(i, self.origin(i), consumer, provider, generation, setup);
+        let window = self.load(i, self.origin(i), store, generation, setup);
         self.windows[i] = Some(window);
         self.pump(i);
         // The top page watches its frames' loads.

@@ -16,7 +16,7 @@ mod session_support;
 
 use interpane_policy::calls_channel::{self, ChannelMessage};
 use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
-use interpane_policy::journal::{CallOutcome, OutcomeStatus};
+use interpane_policy::journal::{CallOutcome, JournalStore, MemoryStore, OutcomeStatus};
 use interpane_policy::session::{
     Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus, PeerId, RunId, RunResult, WaiterId, WindowId,
 };
@@ -849,6 +849,52 @@ fn a_call_on_natives_path_is_journaled_like_any_other() {
     // Native's late end for it settles nothing more.
     let effects = page.task(Input::NativeSettled { wire_id, result: Ok(json("1")) });
     assert!(settles(&effects).is_empty() && tool_results(&effects) == 0, "{effects:?}");
+}
+
+/// Carries out `page`'s queued effects one at a time, as the driver does (the journals written where the session
+/// asks); for each call that leaves (a request to the shop's window or a call on native's path), its wire id and
+/// whether the page's storage held it when it left.
+fn calls_leaving(page: &mut Page) -> Vec<(String, bool)> {
+    let mut leaving = Vec::new();
+    while let Some(effect) = page.session.poll_effect() {
+        let wire = match &effect {
+            Effect::WriteJournals => {
+                page.session.write_journals(&mut page.store);
+                None
+            }
+            Effect::Post { message: Message::ExecuteRequest(request), .. } => Some(request.request_id.to_string()),
+            Effect::CallNative { wire_id, .. } => Some(wire_id.to_string()),
+            _ => None,
+        };
+        if let Some(wire) = wire {
+            let stored = page.store.entries("webmcp:log:c:").iter().any(|(_, segment)| segment.contains(&wire));
+            leaving.push((wire, stored));
+        }
+        if effect == Effect::EndOfTask {
+            page.session.handle(Input::EndOfTask, page.now);
+        }
+    }
+    leaving
+}
+
+#[test]
+fn a_call_that_cannot_be_asked_about_later_is_in_storage_before_it_leaves() {
+    // A plain peer (no `callId` status) and native's path cannot say after a reload whether a call ran: the
+    // record that it was sent must be durable before the request leaves, or a reload could send it twice. The
+    // session writes no storage itself: it queues Effect::WriteJournals ahead of the request.
+    let (mut page, shop_peer) = widget_with_plain_shop(false);
+    page.store = MemoryStore::durable();
+    page.open();
+    page.session.handle(execute(5, shop_peer, "add", "{}", None), page.now);
+    let sent = calls_leaving(&mut page);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(sent[0].1, "the request to a plain peer left before its record reached storage");
+
+    let native = page.session.native_peer(WindowId(2), SHOP);
+    page.session.handle(execute(6, native, "add", "{}", None), page.now);
+    let sent = calls_leaving(&mut page);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(sent[0].1, "the call on native's path left before its record reached storage");
 }
 
 /// The statuses announced to the other pages of the origin among `effects`, in order.

@@ -17,6 +17,7 @@ use crate::{RemoteTool, ToolResult, console, js};
 impl Driver {
     pub(super) fn carry_out(&self, effect: Effect) {
         match effect {
+            Effect::WriteJournals => self.write_journals(),
             Effect::Post { window, origin, message, open_port } => self.post(window, &origin, &message, open_port),
             Effect::PostBatch { port, batch } => {
                 if let Some(handle) = self.handles.borrow().ports.get(&port) {

@@ -35,7 +35,10 @@ const CALLS_CHANNEL: &str = "interpane:calls";
 
 /// The page's bridge: the session, the browser objects, and the listeners that feed it.
 pub(crate) struct Driver {
-    session: RefCell<Session<RawStore>>,
+    session: RefCell<Session>,
+    /// The journals' storage (sessionStorage, or memory), once tab.rs has opened them: the session writes to it
+    /// only when the driver carries out `Effect::WriteJournals`.
+    storage: RefCell<Option<RawStore>>,
     pub handles: RefCell<Handles>,
     /// The `document.modelContext`-shaped object (an EventTarget) that events are fired on.
     pub context: RefCell<JsValue>,
@@ -98,6 +101,7 @@ impl Driver {
         crate::js::watch_calls(CALLS_CHANNEL, calls_channel.as_ref().unchecked_ref());
         let driver = Rc::new(Driver {
             session: RefCell::new(Session::new(config, Box::new(entropy))),
+            storage: RefCell::new(None),
             handles: RefCell::new(Handles::new(window.clone().into())),
             context: RefCell::new(JsValue::UNDEFINED),
             listeners: Rc::new(RefCell::new(Listeners::default())),
@@ -122,19 +126,19 @@ impl Driver {
     }
 
     /// Runs `work` on the session, then carries out what it decided.
-    pub fn with_session<R>(&self, work: impl FnOnce(&mut Session<RawStore>, u64) -> R) -> R {
+    pub fn with_session<R>(&self, work: impl FnOnce(&mut Session, u64) -> R) -> R {
         let result = work(&mut self.session.borrow_mut(), now());
         self.pump();
         result
     }
 
     /// Changes the session where the change has no effects to carry out (naming a peer, say).
-    pub fn read_mut<R>(&self, change: impl FnOnce(&mut Session<RawStore>) -> R) -> R {
+    pub fn read_mut<R>(&self, change: impl FnOnce(&mut Session) -> R) -> R {
         change(&mut self.session.borrow_mut())
     }
 
     /// Reads the session.
-    pub fn read<R>(&self, read: impl FnOnce(&Session<RawStore>) -> R) -> R {
+    pub fn read<R>(&self, read: impl FnOnce(&Session) -> R) -> R {
         read(&self.session.borrow())
     }
 
@@ -151,6 +155,14 @@ impl Driver {
         }
         self.pumping.set(false);
         self.arm_timer();
+    }
+
+    /// Writes the journals' changes to the page's storage (`Effect::WriteJournals`).
+    fn write_journals(&self) {
+        let mut storage = self.storage.borrow_mut();
+        if let Some(storage) = storage.as_mut() {
+            self.session.borrow_mut().write_journals(storage);
+        }
     }
 
     fn arm_timer(&self) {
@@ -281,14 +293,17 @@ impl Driver {
         id
     }
 
-    /// Opens the journals in the session (tab.rs knows which tab and frame this page is).
+    /// Opens the journals in the session (tab.rs knows which tab and frame this page is), read from `storage`,
+    /// which their writes go to from now on.
     pub fn open_journals(
         &self,
-        consumer: ConsumerJournal<LogStore<RawStore>>,
-        provider: ProviderJournal<LogStore<RawStore>>,
+        storage: RawStore,
+        consumer: ConsumerJournal<LogStore>,
+        provider: ProviderJournal<LogStore>,
         label: String,
         recoveries: Vec<Recovery>,
     ) {
+        *self.storage.borrow_mut() = Some(storage);
         let around: Vec<(WindowId, Locator)> =
             windows_around().into_iter().map(|(window, locator)| (self.window_id(&window), locator)).collect();
         self.with_session(|session, now| session.open_journals(consumer, provider, label, recoveries, around, now));

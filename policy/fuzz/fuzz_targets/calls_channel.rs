@@ -4,7 +4,6 @@
 //! any of them (answer, announce, fire `toolstatus`) never panics either.
 
 use interpane_policy::calls_channel::{ChannelMessage, decode, encode_statuses};
-use interpane_policy::journal::MemoryStore;
 use interpane_policy::session::{Config, Entropy, Input, Session};
 use interpane_policy::OriginList;
 use libfuzzer_sys::fuzz_target;
@@ -22,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(decode(&encode_statuses(&calls)), ChannelMessage::Statuses(calls));
     }
     let config = Config::new("https://shop.example", OriginList::empty());
-    let mut session: Session<MemoryStore> = Session::new(config, Box::new(Zeros));
+    let mut session = Session::new(config, Box::new(Zeros));
     session.handle(Input::CallsChannel(text.to_owned()), 1);
     while session.poll_effect().is_some() {}
 });

@@ -5,8 +5,8 @@ use crate::envelope::{CallState, CallStatusResponse, ExecuteRequest as WireExecu
 use crate::guard::RefusalKind;
 use crate::ids::RequestId;
 use crate::journal::{
-    CallOutcome, ExecuteRequest, Followup, JournalStore, NewCall, ProviderStatus, ProviderWindow, Settled, Start,
-    StatusDecision, ToolOutcome,
+    CallOutcome, ExecuteRequest, Followup, NewCall, ProviderStatus, ProviderWindow, Settled, Start, StatusDecision,
+    ToolOutcome,
 };
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::ids::{Locator, PeerId, WaiterId};
@@ -15,7 +15,7 @@ use crate::session::peers::{Sender, Via};
 use crate::session::timers::{LIVENESS_MS, Timer};
 use crate::session::{PendingCall, Session};
 
-impl<S: JournalStore> Session<S> {
+impl Session {
     /// Starts (or joins, or replays) a call for the page.
     pub(crate) fn start_call(&mut self, request: CallRequest) {
         let CallRequest { waiter, peer, tool, args, call_id, timeout_ms } = request;

@@ -5,7 +5,6 @@ use thiserror::Error;
 
 use crate::envelope::{Message, ToolDescriptor};
 use crate::ids::ToolName;
-use crate::journal::JournalStore;
 use crate::origin::{OriginList, native_exposure, tool_visible_to};
 use crate::session::Session;
 use crate::session::ids::{PeerId, Registration};
@@ -76,7 +75,7 @@ impl Catalog {
     }
 }
 
-impl<S: JournalStore> Session<S> {
+impl Session {
     /// Registers a tool of this page, tells the windows that listed the page's tools, and fires `toolchange`; with
     /// native WebMCP, registers it there too (exposed to the exact origins that may see it).
     pub fn register(&mut self, spec: ToolSpec, now: u64) -> Result<Registration, RegisterError> {

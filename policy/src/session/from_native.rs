@@ -5,7 +5,7 @@
 //! `toolcancel` when native's caller aborts, `toolresult`, and what a reload or a stop does to a call.
 
 use crate::call_args::{ArgsForm, accept_call_args};
-use crate::journal::{CallOutcome, JournalStore};
+use crate::journal::CallOutcome;
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::Session;
 use crate::session::ids::{PeerId, WaiterId};
@@ -14,7 +14,7 @@ use crate::session::io::{CallRequest, Effect, Finished, FromNative, Input};
 /// What a native caller gets when the tool it called was unregistered after native listed it.
 pub const UNREGISTERED_MESSAGE: &str = "the tool was unregistered before the call could run it";
 
-impl<S: JournalStore> Session<S> {
+impl Session {
     /// A call that native made of registration `call.registration`: refused when that registration is gone (a tool
     /// of the same name registered since is another tool) or its arguments break the rules; else made as a call of
     /// this page.

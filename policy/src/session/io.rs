@@ -270,6 +270,10 @@ pub struct ObservedCall {
 /// Something the session wants done: a browser call, a promise settled, an event fired.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
+    /// Write the journals' changes to storage now: hand [`Session::write_journals`](crate::session::Session::write_journals)
+    /// the page's store before carrying out the next effect. The effects after this one may depend on what it
+    /// writes (a request to a plain peer leaves only once it is recorded as sent).
+    WriteJournals,
     /// Post `message` to `window`, addressed to exactly `origin`. With `open_port`, make a `MessageChannel`, keep
     /// one end as `open_port` (listening on it), and transfer the other with the message.
     Post {

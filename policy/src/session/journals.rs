@@ -12,11 +12,13 @@ use crate::session::timers::Timer;
 use crate::session::{Session, WindowFacts};
 
 /// The journals, once this page knows which tab and frame it is.
-pub(crate) struct Journals<S: JournalStore> {
-    pub consumer: ConsumerJournal<LogStore<S>>,
-    pub provider: ProviderJournal<LogStore<S>>,
+pub(crate) struct Journals {
+    pub consumer: ConsumerJournal<LogStore>,
+    pub provider: ProviderJournal<LogStore>,
     /// The tab's public label, which call announcements carry instead of the tab id.
     pub label: String,
+    /// An [`Effect::WriteJournals`] is queued and not carried out yet: it will write every change made until then.
+    pub write_queued: bool,
 }
 
 /// Work that waits for the journals.
@@ -27,13 +29,13 @@ pub(crate) enum Deferred {
     NativeSettled(crate::ids::RequestId, Result<crate::JsonText, crate::outcome::ToolError>),
 }
 
-impl<S: JournalStore> Session<S> {
+impl Session {
     /// Opens the journals: `recoveries` are what the previous page of this frame left unfinished, `around` the
     /// windows around this page now (to find the providers of those calls again). Then runs what waited.
     pub fn open_journals(
         &mut self,
-        consumer: ConsumerJournal<LogStore<S>>,
-        provider: ProviderJournal<LogStore<S>>,
+        consumer: ConsumerJournal<LogStore>,
+        provider: ProviderJournal<LogStore>,
         label: String,
         recoveries: Vec<Recovery>,
         around: Vec<(WindowId, Locator)>,
@@ -43,7 +45,7 @@ impl<S: JournalStore> Session<S> {
         for (window, locator) in around {
             self.windows.entry(window).or_insert(WindowFacts { ancestor: locator == Locator::Parent, locator });
         }
-        self.journals = Some(Journals { consumer, provider, label });
+        self.journals = Some(Journals { consumer, provider, label, write_queued: false });
         self.flush_journals();
         self.recover(recoveries);
         for work in std::mem::take(&mut self.deferred) {
@@ -101,20 +103,33 @@ impl<S: JournalStore> Session<S> {
         self.timers.set_once(Timer::JournalFlush, at);
     }
 
-    /// Writes the journals now. A store that fails leaves its journal in memory, with a warning.
+    /// Has the journals written before any effect queued from now on is carried out: queues
+    /// [`Effect::WriteJournals`] unless one is queued already (it writes what changed until the driver carries it
+    /// out, so one is enough).
     pub(crate) fn flush_journals(&mut self) {
         self.timers.clear(&Timer::JournalFlush);
+        let Some(journals) = self.journals.as_mut() else { return };
+        if !std::mem::replace(&mut journals.write_queued, true) {
+            self.effects.push_back(Effect::WriteJournals);
+        }
+    }
+
+    /// Writes the journals' changes to `storage`, the page's store (the one their logs were opened from): what
+    /// the driver does when it meets [`Effect::WriteJournals`]. A store that fails leaves its journal in memory,
+    /// with a warning. The session's only contact with storage after its journals are open.
+    pub fn write_journals(&mut self, storage: &mut dyn JournalStore) {
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
+        journals.write_queued = false;
         let mut warnings = Vec::new();
         // Each journal writes its changed entries, once each, then its log; a failure leaves it in memory.
-        if let Err(error) = journals.consumer.flush(now) {
+        if let Err(error) = journals.consumer.flush(now, storage) {
             warnings.push(format!(
                 "{error}; the call journal now lives in memory, so a reload of this page cannot resume its calls"
             ));
         }
         // On a full store, the provider sheds results before it gives up durability.
-        if let Err(error) = journals.provider.flush(now) {
+        if let Err(error) = journals.provider.flush(now, storage) {
             warnings.push(format!("{error}; the provider journal now lives in memory"));
         }
         let own = self.config.own_origin.clone();

@@ -5,7 +5,6 @@
 use crate::envelope::{GetToolsResponse, Message};
 use crate::guard::RefusalKind;
 use crate::ids::RequestId;
-use crate::journal::JournalStore;
 use crate::origin::OriginList;
 use crate::session::Session;
 use crate::session::ids::{Locator, PeerId, WaiterId, WindowId};
@@ -34,7 +33,7 @@ pub(crate) struct Listing {
     waiters: Vec<ListWaiter>,
 }
 
-impl<S: JournalStore> Session<S> {
+impl Session {
     /// `getTools`: asks the windows around this page (and those the page passed in).
     pub(crate) fn list_tools(&mut self, request: ListRequest) {
         let ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms } = request;

@@ -6,8 +6,10 @@
 //! `postMessage` to one window at its exact origin, a batch on a private port, a tool to run, a promise to settle,
 //! an event to fire. Windows, ports and promises stay in the driver under the ids the session uses for them
 //! ([`WindowId`], [`PortId`], [`WaiterId`]). Deadlines leave through [`Session::poll_timeout`] and come back
-//! through [`Session::handle_timeout`]. The journals that make each call run once live inside, over a
-//! [`JournalStore`] the driver provides (sessionStorage is synchronous, so the store is called directly).
+//! through [`Session::handle_timeout`]. The journals that make each call run once live inside, in memory; when they
+//! must reach storage the session queues [`Effect::WriteJournals`], and the driver hands
+//! [`Session::write_journals`] the page's [`JournalStore`] (sessionStorage) before it carries out the next effect,
+//! so that a record is in storage before whatever depends on it leaves (a request to a plain peer, say).
 //!
 //! One call of a widget to a shop's tool, through both pages' sessions:
 //!
@@ -22,7 +24,6 @@
 //! ```
 //!
 //! ```
-//! use interpane_policy::journal::MemoryStore;
 //! use interpane_policy::session::{Config, Effect, Entropy, Session, ToolSpec};
 //! use interpane_policy::{OriginList, ToolName};
 //!
@@ -32,7 +33,7 @@
 //! }
 //!
 //! let config = Config::new("https://shop.example", OriginList::parse("https://widget.example")?);
-//! let mut session: Session<MemoryStore> = Session::new(config, Box::new(Fixed));
+//! let mut session = Session::new(config, Box::new(Fixed));
 //! let spec = ToolSpec::new(ToolName::new("add_to_cart")?, "Add a product to the cart.");
 //! let registration = session.register(spec, 0)?;
 //! // Registering fires `toolchange` in the page.
@@ -74,7 +75,6 @@ pub use timers::{ACK_BATCH, ACK_DELAY_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATU
 use crate::envelope::{Decoded, EnvelopeError, Message, decode, decode_batch};
 use crate::guard::{OriginRateLimiter, RefusalKind, WarningDecision, WarningGate};
 use crate::ids::RequestId;
-use crate::journal::JournalStore;
 use crate::limits::Limits;
 use crate::origin::OriginList;
 use crate::sorted_map::SortedMap;
@@ -142,14 +142,14 @@ struct Running {
 type RunKey = (String, RequestId);
 
 /// All of the protocol's state for one page. See the [module docs](self).
-pub struct Session<S: JournalStore> {
+pub struct Session {
     config: Config,
     now: u64,
     ids: IdSource,
     catalog: Catalog,
     peers: Peers,
     windows: SortedMap<WindowId, WindowFacts>,
-    journals: Option<Journals<S>>,
+    journals: Option<Journals>,
     /// Work that waits until the journals are open.
     deferred: Vec<Deferred>,
     /// The calls this page makes.
@@ -213,7 +213,7 @@ struct Outbox {
     end_of_task_asked: bool,
 }
 
-impl<S: JournalStore> Session<S> {
+impl Session {
     /// A session for a page; its journals open later ([`Session::open_journals`]).
     pub fn new(config: Config, entropy: Box<dyn Entropy>) -> Self {
         let own_origin = config.own_origin.clone();

@@ -5,7 +5,6 @@
 use crate::calls_channel::{self, ChannelMessage};
 use crate::envelope::{Message, take_batch};
 use crate::ids::RequestId;
-use crate::journal::JournalStore;
 use crate::session::ids::PeerId;
 use crate::session::io::Effect;
 use crate::session::journals::Journals;
@@ -18,7 +17,7 @@ use crate::session::{ObservedCall, Session};
 /// every batch held to the end of the task, 2000 calls at once ran one side after the other (docs/performance.md).
 pub(crate) const EARLY_BATCH_LEN: usize = 16;
 
-impl<S: JournalStore> Session<S> {
+impl Session {
     /// Sends `message` to a peer: to this page through the loopback, on the peer's port that carries this kind
     /// of message when it is connected, else by window at the peer's origin.
     pub(crate) fn send(&mut self, peer: PeerId, message: &Message) {
@@ -75,7 +74,7 @@ impl<S: JournalStore> Session<S> {
     /// Tells the other pages of this origin, at the end of the task, how a call of this page stands: the
     /// announcement `make` builds from the journals. Nothing while no other page listens, and then `make` is not
     /// even called: this runs for every call, and an announcement copies four strings.
-    pub(crate) fn announce(&mut self, make: impl FnOnce(&Journals<S>) -> Option<ObservedCall>) {
+    pub(crate) fn announce(&mut self, make: impl FnOnce(&Journals) -> Option<ObservedCall>) {
         if !self.outbox.watched {
             return;
         }

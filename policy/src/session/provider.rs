@@ -6,14 +6,14 @@ use crate::JsonText;
 use crate::envelope::{CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message};
 use crate::guard::{RateDecision, RefusalKind};
 use crate::ids::RequestId;
-use crate::journal::{CancelDecision, ExecuteDecision, JournalStore, StatusAnswer, ToolOutcome};
+use crate::journal::{CancelDecision, ExecuteDecision, StatusAnswer, ToolOutcome};
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::ids::{PeerId, PortId, RunId};
 use crate::session::io::{Effect, RunResult};
 use crate::session::peers::{Link, PortSide, Sender, Via};
 use crate::session::{RunKey, Running, Session};
 
-impl<S: JournalStore> Session<S> {
+impl Session {
     /// `WEBMCP_GET_TOOLS_REQUEST`: the tools the sender's origin may see (rate-limited per origin).
     pub(crate) fn on_get_tools(&mut self, from: &Sender, request_id: RequestId, bridge: bool) {
         if from.peer != PeerId::SELF && matches!(self.rate.check(&from.origin, self.now), RateDecision::Limit { .. }) {

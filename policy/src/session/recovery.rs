@@ -3,14 +3,14 @@
 
 use crate::envelope::Message;
 use crate::ids::RequestId;
-use crate::journal::{JournalStore, Recovery};
+use crate::journal::Recovery;
 use crate::session::Session;
 use crate::session::ids::{PeerId, WindowId};
 use crate::session::io::Effect;
 use crate::session::peers::Sender;
 use crate::session::timers::{LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS, Timer};
 
-impl<S: JournalStore> Session<S> {
+impl Session {
     /// Every half second while calls wait: asks the driver which of their providers' windows closed.
     pub(crate) fn probe_liveness(&mut self) {
         if self.outgoing.calls.is_empty() {

@@ -68,28 +68,29 @@ impl JournalStore for SharedStore {
     }
 }
 
-/// One page: its session and every effect it queued, in order.
-pub struct Page<S: JournalStore = MemoryStore> {
-    pub session: Session<S>,
+/// One page: its session, its sessionStorage, and every effect it queued, in order.
+pub struct Page {
+    pub session: Session,
+    /// What the session wrote when it queued [`Effect::WriteJournals`] (not durable: a page whose sessionStorage
+    /// does not survive reloads, as the tests of one page need).
+    pub store: MemoryStore,
     pub effects: Vec<Effect>,
     pub now: u64,
 }
 
-impl Page<MemoryStore> {
+impl Page {
     /// A page at `origin` exposing its tools to `expose` (an `expose-tools-to` list), journals not open yet.
     pub fn new(origin: &str, expose: &str) -> Self {
         Page::with_seed(origin, expose, 1)
     }
 
-    /// Opens the journals over fresh stores, as a page whose sessionStorage is empty; returns what that queued.
+    /// Opens the journals over an empty store, as a page whose sessionStorage is empty; returns what that queued.
     pub fn open(&mut self) -> Vec<Effect> {
         let now = self.now;
-        open_journals(&mut self.session, MemoryStore::new(), MemoryStore::new(), "tab1", "top", now);
+        open_journals(&mut self.session, &mut self.store, "tab1", "top", now);
         self.drain()
     }
-}
 
-impl<S: JournalStore> Page<S> {
     pub fn with_seed(origin: &str, expose: &str, seed: u64) -> Self {
         Page::with_limits(origin, expose, seed, Limits::default())
     }
@@ -98,13 +99,22 @@ impl<S: JournalStore> Page<S> {
     pub fn with_limits(origin: &str, expose: &str, seed: u64, limits: Limits) -> Self {
         let mut config = Config::new(origin, OriginList::parse(expose).expect("a valid expose-tools-to list"));
         config.limits = limits;
-        Self { session: Session::new(config, Box::new(Seeded::new(seed))), effects: Vec::new(), now: T0 }
+        Self {
+            session: Session::new(config, Box::new(Seeded::new(seed))),
+            store: MemoryStore::new(),
+            effects: Vec::new(),
+            now: T0,
+        }
     }
 
-    /// Takes what the session queued since the last call, keeping a copy in `effects`.
+    /// Takes what the session queued since the last call, keeping a copy in `effects`; writes the journals to
+    /// the page's store where the session asked for it, as the driver does.
     pub fn drain(&mut self) -> Vec<Effect> {
         let mut out = Vec::new();
         while let Some(effect) = self.session.poll_effect() {
+            if effect == Effect::WriteJournals {
+                self.session.write_journals(&mut self.store);
+            }
             out.push(effect);
         }
         self.effects.extend(out.iter().cloned());
@@ -157,16 +167,10 @@ impl<S: JournalStore> Page<S> {
     }
 }
 
-/// Opens both journals of a session the way the bridge does, for frame `slot` of tab `tab`.
-pub fn open_journals<S: JournalStore>(
-    session: &mut Session<S>,
-    consumer_store: S,
-    provider_store: S,
-    tab: &str,
-    slot: &str,
-    now: u64,
-) {
-    open_journals_with(session, consumer_store, provider_store, (tab, slot), Vec::new(), JournalSetup::default(), now);
+/// Opens both journals of a session the way the bridge does, for frame `slot` of tab `tab`, over `store` (the
+/// page's sessionStorage).
+pub fn open_journals(session: &mut Session, store: &mut dyn JournalStore, tab: &str, slot: &str, now: u64) {
+    open_journals_with(session, store, (tab, slot), Vec::new(), JournalSetup::default(), now);
 }
 
 /// How the simulated driver opens a page's journals.
@@ -178,11 +182,10 @@ pub struct JournalSetup {
     pub crashed: bool,
 }
 
-/// Opens both journals for frame `owner.1` of tab `owner.0`, with the windows `around` the page.
-pub fn open_journals_with<S: JournalStore>(
-    session: &mut Session<S>,
-    consumer_store: S,
-    provider_store: S,
+/// Opens both journals for frame `owner.1` of tab `owner.0` over `store`, with the windows `around` the page.
+pub fn open_journals_with(
+    session: &mut Session,
+    store: &mut dyn JournalStore,
     owner: (&str, &str),
     around: Vec<(WindowId, Locator)>,
     setup: JournalSetup,
@@ -191,8 +194,8 @@ pub fn open_journals_with<S: JournalStore>(
     let (tab, slot) = owner;
     let owner = Owner::new(tab, slot).expect("a valid owner");
     let config = JournalConfig::default();
-    let consumer_log = LogStore::open(consumer_store, &format!("webmcp:log:c:{tab}:{slot}:"), now);
-    let provider_log = LogStore::open(provider_store, &format!("webmcp:log:p:{tab}:{slot}:"), now);
+    let consumer_log = LogStore::open(store, &format!("webmcp:log:c:{tab}:{slot}:"), now);
+    let provider_log = LogStore::open(store, &format!("webmcp:log:p:{tab}:{slot}:"), now);
     let (mut consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
     let mut provider = ProviderJournal::open(provider_log, owner, config, now);
     if setup.deferred {

@@ -4,15 +4,16 @@ use super::ConsumerJournal;
 use crate::journal::store::{JournalStore, StoreError};
 use crate::log_store::LogStore;
 
-impl<S: JournalStore> ConsumerJournal<LogStore<S>> {
-    /// Writes the entries changed since the last flush and flushes the log to its storage, as one write (what the
-    /// bridge does after a batch of changes, before a request to a plain peer leaves, and when the page goes away).
+impl ConsumerJournal<LogStore> {
+    /// Writes the entries changed since the last flush and flushes the log to `storage` (the store it was opened
+    /// from), as one write (what the bridge does after a batch of changes, before a request to a plain peer
+    /// leaves, and when the page goes away).
     ///
     /// When the storage refuses the write, the journal stops writing, as when a `put` fails (see the type's
     /// documentation): the error is returned, and reported once by [`Self::take_warnings`].
-    pub fn flush(&mut self, now: u64) -> Result<(), StoreError> {
+    pub fn flush(&mut self, now: u64, storage: &mut dyn JournalStore) -> Result<(), StoreError> {
         self.write_pending();
-        let result = self.persist.store_mut().flush(now);
+        let result = self.persist.store_mut().flush(now, storage);
         if let Err(error) = &result {
             self.storage_failed(error.clone());
         }
