@@ -258,8 +258,8 @@ impl Sim {
         let config = Config::new(origin, OriginList::parse(expose).unwrap());
         let seed = (i as u64 + 1) * 1000 + u64::from(generation);
         let mut session = Session::new(config, Box::new(session_support::Seeded::new(seed)));
-        session.register(tool("add"), self.now).unwrap();
-        session.register(tool("checkout"), self.now).unwrap();
+        session_support::register(&mut session, tool("add"), self.now);
+        session_support::register(&mut session, tool("checkout"), self.now);
         let around = (0..ORIGINS.len()).filter(|j| *j != i).map(|j| (local(i, j), locator(i, j))).collect();
         let slot = if i == 0 { "top".to_owned() } else { format!("top/{}", i - 1) };
         open_journals_with(
@@ -543,7 +543,7 @@ impl Sim {
                 let port = match port {
                     Some(end) if self.unpaired.remove(&end) && self.generation(end.window) == end.generation => {
                         let Some(window) = self.windows[to].as_mut() else { return };
-                        let port = window.session.new_port_id();
+                        let port = new_port(&mut window.session, self.now);
                         let other = End { window: to, generation, port };
                         self.pairs.insert(end, other);
                         self.pairs.insert(other, end);
@@ -554,7 +554,7 @@ impl Sim {
                     // A port whose sender has since closed it, or a duplicate of its message: a dead port.
                     Some(_) => {
                         let Some(window) = self.windows[to].as_mut() else { return };
-                        Some(window.session.new_port_id())
+                        Some(new_port(&mut window.session, self.now))
                     }
                     None => None,
                 };
@@ -1118,4 +1118,12 @@ fn a_request_lost_to_a_replaced_page_is_sent_again() {
         Action::List(0),
     ];
     simulate(&actions).unwrap();
+}
+
+/// Names a port that came with a message, as the driver does.
+fn new_port(session: &mut Session, now: u64) -> PortId {
+    match session.handle(Input::NewPort, now) {
+        interpane_policy::session::Answer::Port(port) => port,
+        other => panic!("Input::NewPort answered {other:?}"),
+    }
 }

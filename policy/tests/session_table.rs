@@ -191,7 +191,7 @@ fn an_origin_that_sees_nothing_gets_an_empty_list_and_no_change_notices() {
     assert_eq!(effects, vec![post(2, WIDGET, Message::ToolsChanged), Effect::ToolChange]);
     let (registration, effects) = page.register(tool_exposed_to("private", SHOP));
     assert_eq!(effects, vec![post(2, WIDGET, Message::ToolsChanged), Effect::ToolChange]);
-    assert_eq!(page.session.unregister("private", Some(registration), page.now), Some(registration));
+    assert_eq!(page.unregister("private", Some(registration)), Some(registration));
     let effects = page.drain();
     assert_eq!(effects, vec![post(2, WIDGET, Message::ToolsChanged), Effect::ToolChange]);
     let to_evil: Vec<_> =
@@ -650,7 +650,7 @@ fn a_call_from_native_is_checked_journaled_reported_and_stoppable_like_the_pages
     assert_eq!(settles(&effects), vec![(WaiterId(40), CallOutcome::Stopped)]);
 
     // A registration that is gone (unregistered, even if the name is registered again) is refused.
-    page.session.unregister("add", Some(registration), 0);
+    page.unregister("add", Some(registration));
     page.drain();
     page.register(tool("add"));
     let effects = page.task(native(50, Some(r#"{"sku":"c3"}"#)));
@@ -801,9 +801,9 @@ fn a_listing_keeps_the_tools_of_the_windows_asked_at_the_origins_allowed_only() 
 fn a_call_on_natives_path_is_journaled_like_any_other() {
     let mut page = Page::new(WIDGET, "");
     page.open();
-    let native = page.session.native_peer(WindowId(1), SHOP);
+    let native = page.native_peer(WindowId(1), SHOP);
     assert_ne!(native, PeerId::SELF);
-    assert_eq!(page.session.native_peer(WindowId(1), SHOP), native, "one native peer per window and origin");
+    assert_eq!(page.native_peer(WindowId(1), SHOP), native, "one native peer per window and origin");
     let call = |waiter: u64| {
         let mut input = execute(waiter, native, "add", "{\"x\":1}", None);
         if let Input::Execute(request) = &mut input {
@@ -890,7 +890,7 @@ fn a_call_that_cannot_be_asked_about_later_is_in_storage_before_it_leaves() {
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert!(sent[0].1, "the request to a plain peer left before its record reached storage");
 
-    let native = page.session.native_peer(WindowId(2), SHOP);
+    let native = page.native_peer(WindowId(2), SHOP);
     page.session.handle(execute(6, native, "add", "{}", None), page.now);
     let sent = calls_leaving(&mut page);
     assert_eq!(sent.len(), 1, "{sent:?}");

@@ -80,10 +80,10 @@ fn on_window_message(event: &web_sys::MessageEvent) {
         Err(category) => return driver.input(Input::UnreadMessage { origin, category }),
     };
     let window = driver.window_id(&source);
-    let port = event.ports().get(0).dyn_into::<web_sys::MessagePort>().ok().map(|port| {
-        let id = driver.with_session(|session, _| session.new_port_id());
+    let port = event.ports().get(0).dyn_into::<web_sys::MessagePort>().ok().and_then(|port| {
+        let id = driver.new_port()?;
         driver.handles.borrow_mut().ports.insert(id, PortHandle { port, _listener: None });
-        id
+        Some(id)
     });
     driver.input(Input::WindowMessage { window, origin, text, port });
 }

@@ -19,7 +19,9 @@ use gloo_timers::callback::Timeout;
 use interpane_policy::guard::RefusalKind;
 use interpane_policy::journal::{ConsumerJournal, ProviderJournal, Recovery};
 use interpane_policy::log_store::LogStore;
-use interpane_policy::session::{Config, Input, Locator, Registration, Session, ToolSpec, WaiterId, WindowId};
+use interpane_policy::session::{
+    Answer, Config, Input, Locator, PeerId, PortId, Registration, Session, ToolSpec, WaiterId, WindowId,
+};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -132,11 +134,6 @@ impl Driver {
         result
     }
 
-    /// Changes the session where the change has no effects to carry out (naming a peer, say).
-    pub fn read_mut<R>(&self, change: impl FnOnce(&mut Session) -> R) -> R {
-        change(&mut self.session.borrow_mut())
-    }
-
     /// Reads the session.
     pub fn read<R>(&self, read: impl FnOnce(&Session) -> R) -> R {
         read(&self.session.borrow())
@@ -200,7 +197,19 @@ impl Driver {
         signal: Option<web_sys::AbortSignal>,
     ) -> Result<Registration, BridgeError> {
         let name = spec.name.to_string();
-        let registration = self.session.borrow_mut().add_tool(spec).map_err(BridgeError::from)?;
+        // The handle is in place before the session's effects (native's registration among them) are carried out.
+        let answer = self.session.borrow_mut().handle(Input::Register { spec: Box::new(spec), quiet: false }, now());
+        let Answer::Registered(registered) = answer else {
+            self.pump();
+            return Err(BridgeError::invalid(format!("registerTool: the session answered {answer:?}")));
+        };
+        let registration = match registered {
+            Ok(registration) => registration,
+            Err(error) => {
+                self.pump();
+                return Err(error.into());
+            }
+        };
         let abort = signal.map(|signal| {
             EventListener::once(&signal, "abort", move |_| {
                 if let Some(driver) = Driver::installed() {
@@ -209,24 +218,28 @@ impl Driver {
             })
         });
         self.handles.borrow_mut().tools.insert(registration, ToolHandle { handler, form, _abort: abort });
-        self.input(Input::ToolsChanged);
+        self.pump();
         Ok(registration)
     }
 
     /// Unregisters the tool `name` (only `registration` of it, when given), and tells the windows that listed
     /// it. Whether one was removed.
     pub fn unregister(&self, name: &str, registration: Option<Registration>) -> bool {
-        let removed = self.session.borrow_mut().unregister(name, registration, now());
-        if let Some(removed) = removed {
-            self.handles.borrow_mut().tools.remove(&removed);
-        }
-        self.pump();
-        removed.is_some()
+        self.remove_tool(name, registration, false)
     }
 
     /// Removes a tool without telling anyone (a form's tool that another replaces in one change).
     pub fn remove_quietly(&self, name: &str, registration: Registration) -> bool {
-        let removed = self.session.borrow_mut().remove_tool(name, Some(registration));
+        self.remove_tool(name, Some(registration), true)
+    }
+
+    fn remove_tool(&self, name: &str, registration: Option<Registration>, quiet: bool) -> bool {
+        let input = Input::Unregister { name: name.to_owned(), registration, quiet };
+        let answer = self.session.borrow_mut().handle(input, now());
+        let removed = match answer {
+            Answer::Unregistered(removed) => removed,
+            _ => None,
+        };
         if let Some(removed) = removed {
             self.handles.borrow_mut().tools.remove(&removed);
         }
@@ -291,6 +304,23 @@ impl Driver {
             self.session.borrow_mut().handle(Input::WindowSeen { window: id, facts }, now());
         }
         id
+    }
+
+    /// The session's name for a port that came with a message.
+    pub fn new_port(&self) -> Option<PortId> {
+        match self.session.borrow_mut().handle(Input::NewPort, now()) {
+            Answer::Port(port) => Some(port),
+            _ => None,
+        }
+    }
+
+    /// The peer of `window`'s tools at `origin` on native's path.
+    pub fn native_peer(&self, window: WindowId, origin: &str) -> Option<PeerId> {
+        let input = Input::NativePeer { window, origin: origin.to_owned() };
+        match self.session.borrow_mut().handle(input, now()) {
+            Answer::Peer(peer) => Some(peer),
+            _ => None,
+        }
     }
 
     /// Opens the journals in the session (tab.rs knows which tab and frame this page is), read from `storage`,

@@ -52,7 +52,9 @@ fn native_target(tool: &JsValue, native: &JsValue) -> Result<(PeerId, ToolName),
     let window = get(tool, "window");
     let driver = Driver::installed().ok_or_else(|| type_error("executeTool: the bridge is not installed"))?;
     let window = driver.window_id(&window);
-    let peer = driver.read_mut(|session| session.native_peer(window, &origin));
+    let peer = driver
+        .native_peer(window, &origin)
+        .ok_or_else(|| type_error("executeTool: the bridge has no peer for the tool's window"))?;
     driver.handles.borrow_mut().native_tools.insert((peer, name.to_string()), native.clone());
     Ok((peer, name))
 }

@@ -76,18 +76,10 @@ impl Catalog {
 }
 
 impl Session {
-    /// Registers a tool of this page, tells the windows that listed the page's tools, and fires `toolchange`; with
-    /// native WebMCP, registers it there too (exposed to the exact origins that may see it).
-    pub fn register(&mut self, spec: ToolSpec, now: u64) -> Result<Registration, RegisterError> {
-        self.now = self.now.max(now);
-        let registration = self.add_tool(spec)?;
-        self.announce_tools_changed();
-        Ok(registration)
-    }
-
-    /// Adds a tool without telling anyone: for a tool that replaces another in one change (a form that changed);
-    /// [`Input::ToolsChanged`](crate::session::Input::ToolsChanged) tells them once.
-    pub fn add_tool(&mut self, spec: ToolSpec) -> Result<Registration, RegisterError> {
+    /// Adds a tool of this page (see [`Input::Register`](crate::session::Input::Register)); unless `quiet`, tells
+    /// the windows that listed the page's tools and fires `toolchange`. With native WebMCP, registers it there too
+    /// (exposed to the exact origins that may see it).
+    pub(crate) fn add_tool(&mut self, spec: ToolSpec, quiet: bool) -> Result<Registration, RegisterError> {
         if self.catalog.get(spec.name.as_str()).is_some() {
             return Err(RegisterError::DuplicateTool(spec.name.to_string()));
         }
@@ -114,20 +106,21 @@ impl Session {
             }
         }
         self.catalog.tools.push(LocalTool { spec, registration });
+        if !quiet {
+            self.announce_tools_changed();
+        }
         Ok(registration)
     }
 
-    /// Unregisters the tool `name` (only `registration` of it, when given), from native too, and tells the
-    /// windows that listed the page's tools. The registration removed, if one was.
-    pub fn unregister(&mut self, name: &str, registration: Option<Registration>, now: u64) -> Option<Registration> {
-        self.now = self.now.max(now);
-        let removed = self.remove_tool(name, registration)?;
-        self.announce_tools_changed();
-        Some(removed)
-    }
-
-    /// Removes a tool without telling anyone (see [`Session::add_tool`]).
-    pub fn remove_tool(&mut self, name: &str, registration: Option<Registration>) -> Option<Registration> {
+    /// Removes the tool `name` (only `registration` of it, when given), from native too (see
+    /// [`Input::Unregister`](crate::session::Input::Unregister)); unless `quiet`, tells the windows that listed
+    /// the page's tools. The registration removed, if one was.
+    pub(crate) fn remove_tool(
+        &mut self,
+        name: &str,
+        registration: Option<Registration>,
+        quiet: bool,
+    ) -> Option<Registration> {
         let index = self
             .catalog
             .tools
@@ -136,6 +129,9 @@ impl Session {
         let tool = self.catalog.tools.remove(index);
         if self.config.native && tool.spec.to_native {
             self.effects.push_back(Effect::FromNative(tool.registration));
+        }
+        if !quiet {
+            self.announce_tools_changed();
         }
         Some(tool.registration)
     }

@@ -14,7 +14,7 @@ use crate::session::ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId
 pub enum Input {
     /// A `message` event whose data looked like ours (an object whose `type` starts with `WEBMCP_`), already within
     /// the size limit: the source window, the origin the browser reported, the data as JSON text, and the port
-    /// transferred with it (named with [`Session::new_port_id`](crate::session::Session::new_port_id)).
+    /// transferred with it (named by [`Input::NewPort`]).
     WindowMessage {
         /// The `event.source` window.
         window: WindowId,
@@ -94,6 +94,35 @@ pub enum Input {
     /// The page's tools changed in a way only the driver saw (a declarative form's fields): the windows that listed
     /// them are told, and `toolchange` fires.
     ToolsChanged,
+    /// The page registers a tool: [`Answer::Registered`]. The windows that listed the page's tools are told and
+    /// `toolchange` fires, unless `quiet` (a tool that replaces another in one change, as a form's does; an
+    /// [`Input::ToolsChanged`] then tells them once). With native WebMCP it is registered there too.
+    Register {
+        /// What the tool is (boxed: the largest input by far).
+        spec: Box<ToolSpec>,
+        /// Tell nobody yet.
+        quiet: bool,
+    },
+    /// The page unregisters the tool `name` (only `registration` of it, when given), from native too:
+    /// [`Answer::Unregistered`]. `quiet` as for [`Input::Register`].
+    Unregister {
+        /// The tool's name.
+        name: String,
+        /// Only this registration of it.
+        registration: Option<Registration>,
+        /// Tell nobody yet.
+        quiet: bool,
+    },
+    /// A port came with a message: [`Answer::Port`] names it, and the message's input carries that name.
+    NewPort,
+    /// The page lists `window`'s tools at `origin` on native's path: [`Answer::Peer`] is the peer that stands for
+    /// them (made when new).
+    NativePeer {
+        /// The window.
+        window: WindowId,
+        /// Its origin.
+        origin: String,
+    },
     /// A warning about this page itself (its tools, its storage, native's refusals), printed through the session's
     /// rate-limited gate like every other.
     WarnOwn {
@@ -265,6 +294,22 @@ pub struct ObservedCall {
     pub status: ObservedStatus,
     /// Milliseconds from the call's start to its end, once settled.
     pub duration_ms: Option<u64>,
+}
+
+/// What [`Session::handle`](crate::session::Session::handle) answers at once. Most inputs are answered by the
+/// effects they queue; the page's own requests that need a name or a verdict on the spot are answered here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// The input's outcome is in the effects.
+    Queued,
+    /// [`Input::Register`]: the new registration, or why the tool was refused.
+    Registered(Result<Registration, crate::session::RegisterError>),
+    /// [`Input::Unregister`]: the registration removed, if one was.
+    Unregistered(Option<Registration>),
+    /// [`Input::NewPort`]: the port's name.
+    Port(PortId),
+    /// [`Input::NativePeer`]: the peer.
+    Peer(PeerId),
 }
 
 /// Something the session wants done: a browser call, a promise settled, an event fired.

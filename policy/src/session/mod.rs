@@ -24,7 +24,7 @@
 //! ```
 //!
 //! ```
-//! use interpane_policy::session::{Config, Effect, Entropy, Session, ToolSpec};
+//! use interpane_policy::session::{Answer, Config, Effect, Entropy, Input, Session, ToolSpec};
 //! use interpane_policy::{OriginList, ToolName};
 //!
 //! struct Fixed;
@@ -35,10 +35,15 @@
 //! let config = Config::new("https://shop.example", OriginList::parse("https://widget.example")?);
 //! let mut session = Session::new(config, Box::new(Fixed));
 //! let spec = ToolSpec::new(ToolName::new("add_to_cart")?, "Add a product to the cart.");
-//! let registration = session.register(spec, 0)?;
+//! let Answer::Registered(registration) = session.handle(Input::Register { spec: Box::new(spec), quiet: false }, 0)
+//! else {
+//!     unreachable!("Input::Register is answered with Answer::Registered")
+//! };
+//! let registration = registration?;
 //! // Registering fires `toolchange` in the page.
 //! assert_eq!(session.poll_effect(), Some(Effect::ToolChange));
-//! assert!(session.unregister("add_to_cart", Some(registration), 1).is_some());
+//! let unregister = Input::Unregister { name: "add_to_cart".into(), registration: Some(registration), quiet: false };
+//! assert_eq!(session.handle(unregister, 1), Answer::Unregistered(Some(registration)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -66,8 +71,8 @@ pub use catalog::RegisterError;
 pub use from_native::UNREGISTERED_MESSAGE;
 pub use ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
 pub use io::{
-    CallRequest, Effect, Finished, FromNative, Input, ListRequest, ListedTool, ObservedCall, ObservedStatus, RunResult,
-    ToolSpec, WindowFacts,
+    Answer, CallRequest, Effect, Finished, FromNative, Input, ListRequest, ListedTool, ObservedCall, ObservedStatus,
+    RunResult, ToolSpec, WindowFacts,
 };
 pub use random::{Entropy, id_text};
 pub use timers::{ACK_BATCH, ACK_DELAY_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
@@ -248,8 +253,8 @@ impl Session {
         &self.config
     }
 
-    /// A name for a port the driver holds: one that came with a message, before the message is handled.
-    pub fn new_port_id(&mut self) -> PortId {
+    /// A name for a port: one this page opens, or one that came with a message ([`Input::NewPort`]).
+    pub(crate) fn new_port_id(&mut self) -> PortId {
         let id = PortId(self.next_port);
         self.next_port += 1;
         id
@@ -272,7 +277,7 @@ impl Session {
 
     /// The peer through which native WebMCP reaches the tools of `window` at `origin` (the tools `getTools`
     /// listed on native's path), created when new.
-    pub fn native_peer(&mut self, window: WindowId, origin: &str) -> PeerId {
+    fn native_peer(&mut self, window: WindowId, origin: &str) -> PeerId {
         let locator = self.windows.get(&window).map(|f| f.locator.clone()).unwrap_or(Locator::Unknown);
         self.peers.native(window, origin, &locator)
     }
@@ -282,10 +287,18 @@ impl Session {
         self.catalog.get(name).is_some()
     }
 
-    /// One event, at `now` (ms since the epoch).
-    pub fn handle(&mut self, input: Input, now: u64) {
+    /// One event, at `now` (ms since the epoch). What it leads to is queued as effects; the page's requests that
+    /// need a name or a verdict at once ([`Input::Register`], [`Input::Unregister`], [`Input::NewPort`],
+    /// [`Input::NativePeer`]) are answered here too.
+    pub fn handle(&mut self, input: Input, now: u64) -> Answer {
         self.now = self.now.max(now);
         match input {
+            Input::Register { spec, quiet } => return Answer::Registered(self.add_tool(*spec, quiet)),
+            Input::Unregister { name, registration, quiet } => {
+                return Answer::Unregistered(self.remove_tool(&name, registration, quiet));
+            }
+            Input::NewPort => return Answer::Port(self.new_port_id()),
+            Input::NativePeer { window, origin } => return Answer::Peer(self.native_peer(window, &origin)),
             Input::WindowMessage { window, origin, text, port } => self.on_window_message(window, origin, text, port),
             Input::UnreadMessage { origin, category } => {
                 let what = match category {
@@ -334,6 +347,7 @@ impl Session {
                 self.warn(RefusalKind::PostFailed, &origin, &format!("could not post to {origin}: {error}"))
             }
         }
+        Answer::Queued
     }
 
     /// Runs the timers due at `now`.

@@ -14,8 +14,8 @@ use interpane_policy::envelope::Message;
 use interpane_policy::journal::{ConsumerJournal, JournalConfig, JournalStore, MemoryStore, Owner, ProviderJournal};
 use interpane_policy::log_store::LogStore;
 use interpane_policy::session::{
-    CallRequest, Config, Effect, Entropy, Input, ListRequest, Locator, PeerId, PortId, Registration, Session, ToolSpec,
-    WaiterId, WindowId,
+    Answer, CallRequest, Config, Effect, Entropy, Input, ListRequest, Locator, PeerId, PortId, Registration, Session,
+    ToolSpec, WaiterId, WindowId,
 };
 use interpane_policy::{JsonText, Limits, OriginList, RequestId, StoreError, ToolName};
 
@@ -156,14 +156,42 @@ impl Page {
 
     /// Registers a tool, then ends the task; what that queued.
     pub fn register(&mut self, spec: ToolSpec) -> (Registration, Vec<Effect>) {
-        let registration = self.session.register(spec, self.now).expect("a new tool name");
+        let registration = register(&mut self.session, spec, self.now);
         let first = self.drain();
         (registration, self.finish_task(first))
     }
 
+    /// Unregisters the tool `name` (only `registration` of it, when given); the registration removed.
+    pub fn unregister(&mut self, name: &str, registration: Option<Registration>) -> Option<Registration> {
+        let input = Input::Unregister { name: name.to_owned(), registration, quiet: false };
+        match self.session.handle(input, self.now) {
+            Answer::Unregistered(removed) => removed,
+            other => panic!("Input::Unregister answered {other:?}"),
+        }
+    }
+
     /// A new port that came with a message.
     pub fn port(&mut self) -> PortId {
-        self.session.new_port_id()
+        match self.session.handle(Input::NewPort, self.now) {
+            Answer::Port(port) => port,
+            other => panic!("Input::NewPort answered {other:?}"),
+        }
+    }
+
+    /// The peer of `window`'s tools at `origin` on native's path.
+    pub fn native_peer(&mut self, window: WindowId, origin: &str) -> PeerId {
+        match self.session.handle(Input::NativePeer { window, origin: origin.to_owned() }, self.now) {
+            Answer::Peer(peer) => peer,
+            other => panic!("Input::NativePeer answered {other:?}"),
+        }
+    }
+}
+
+/// Registers a tool of `session`'s page (a new name) at `now`.
+pub fn register(session: &mut Session, spec: ToolSpec, now: u64) -> Registration {
+    match session.handle(Input::Register { spec: Box::new(spec), quiet: false }, now) {
+        Answer::Registered(registration) => registration.expect("a new tool name"),
+        other => panic!("Input::Register answered {other:?}"),
     }
 }
 
