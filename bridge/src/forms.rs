@@ -9,6 +9,7 @@
 //! too, in place of native's own tool for the form (see `register_with_native`).
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use interpane_policy::schema::SchemaError;
 use interpane_policy::session::{Registration, ToolSpec};
@@ -17,7 +18,7 @@ use interpane_policy::{ArgSchema, IdError, JsonText, Limits, ToolName};
 use thiserror::Error;
 use wasm_bindgen::prelude::*;
 
-use crate::driver::{Driver, Handler, with_driver};
+use crate::driver::{Driver, Handler, upgrade};
 use crate::{BridgeError, console};
 
 #[wasm_bindgen(module = "/js/forms/watch.js")]
@@ -129,14 +130,15 @@ thread_local! {
 
 /// Starts turning the document's forms into tools (once per page; later calls do nothing). The first forms are
 /// registered in a microtask, after the tools the page registers right after installing the bridge.
-pub(crate) fn start() {
+pub(crate) fn start(driver: &Rc<Driver>) {
     if WATCHER.with(|w| w.borrow().is_some()) {
         return;
     }
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-    let report = Closure::<dyn FnMut(String, u32, JsValue)>::new(|kind: String, id: u32, definition: JsValue| {
+    let driver = Rc::downgrade(driver);
+    let report = Closure::<dyn FnMut(String, u32, JsValue)>::new(move |kind: String, id: u32, definition: JsValue| {
         if let Some(change) = Change::parse(&kind) {
-            on_change(change, id, definition);
+            upgrade(&driver, |driver| on_change(driver, change, id, definition));
         }
     });
     let handle = watch_forms(&document, report.as_ref().unchecked_ref());
@@ -145,10 +147,10 @@ pub(crate) fn start() {
 
 /// A form appeared, changed or disappeared: its old tool goes and its new one (if any) comes, with one
 /// announcement (`toolchange` here, `WEBMCP_TOOLS_CHANGED` to the windows that listed this page's tools).
-fn on_change(change: Change, id: u32, definition: JsValue) {
+fn on_change(driver: &Rc<Driver>, change: Change, id: u32, definition: JsValue) {
     let previous = FORMS.with(|forms| forms.borrow_mut().entries.remove(&id));
     let old = previous.and_then(|entry| entry.registration.map(|registration| (entry.name, registration)));
-    let entry = with_driver(|driver| match change {
+    let entry = match change {
         Change::Removed => {
             if let Some((name, registration)) = old
                 && driver.unregister(&name, Some(registration))
@@ -169,15 +171,14 @@ fn on_change(change: Change, id: u32, definition: JsValue) {
             }
             Some(entry)
         }
-    })
-    .flatten();
+    };
     if let Some(entry) = entry {
         FORMS.with(|forms| forms.borrow_mut().entries.insert(id, entry));
     }
 }
 
 /// Registers a form's tool (which announces it), or warns why the form is not a tool.
-fn register(driver: &std::rc::Rc<Driver>, definition: JsValue) -> FormEntry {
+fn register(driver: &Rc<Driver>, definition: JsValue) -> FormEntry {
     let name = crate::options::get(&definition, "name").as_string().unwrap_or_default();
     let registration = form_tool(&definition).and_then(|(spec, handler)| {
         match driver.register(spec, handler, Some(definition.clone()), None) {
@@ -192,7 +193,7 @@ fn register(driver: &std::rc::Rc<Driver>, definition: JsValue) -> FormEntry {
 
 /// After a form's tool named `name` went away, the first form found that waits for that name and makes a valid
 /// tool gets it. Whether one did.
-fn hand_over(driver: &std::rc::Rc<Driver>, name: &str) -> bool {
+fn hand_over(driver: &Rc<Driver>, name: &str) -> bool {
     let waiting: Vec<(u32, JsValue)> = FORMS.with(|forms| {
         forms
             .borrow()

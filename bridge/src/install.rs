@@ -18,8 +18,11 @@ pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Driver>, BridgeE
     }
     let native = crate::native::adopt().is_some();
     let driver = Driver::install(options, native)?;
+    if native {
+        crate::native::connect(&driver);
+    }
     // Which tab and frame this page is decides which journal entries are its own; the journals open after.
     crate::tab::claim_owner(driver.clone());
-    crate::forms::start();
+    crate::forms::start(&driver);
     Ok(driver)
 }

@@ -2,7 +2,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use std::task::{Context, Poll};
 
 use interpane_policy::call_args::{ArgsForm, accept_call_args};
@@ -12,7 +12,7 @@ use interpane_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, To
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
-use crate::driver::{Driver, Handler, Waiter, with_driver};
+use crate::driver::{Driver, Handler, Waiter, upgrade};
 use crate::listeners::ListenerGuard;
 use crate::{
     BridgeError, BridgeOptions, CallError, CallOptions, ObservedCall, RemoteTool, ToolFuture, ToolResult, js, oneshot,
@@ -50,7 +50,7 @@ impl Bridge {
         let name = tool.name.clone();
         let (spec, handler) = tool.into_spec()?;
         let registration = self.driver.register(spec, handler, None, None)?;
-        Ok(ToolRegistration { name: Some(name), registration })
+        Ok(ToolRegistration { name: Some(name), registration, driver: Rc::downgrade(&self.driver) })
     }
 
     /// Lists the tools of this page and of the windows around it (its parent, the parent's frames, its own
@@ -69,7 +69,14 @@ impl Bridge {
     /// Arguments the page's limits refuse (too large, too deep, not an object, a `__proto__` key) make the future
     /// resolve at once with [`CallError::Arguments`]: nothing is sent.
     pub fn execute_tool(&self, tool: &RemoteTool, args: Value, options: CallOptions) -> ToolCall {
-        let refused = |error: CallError| ToolCall { receiver: None, refused: Some(error), waiter: None, done: false };
+        let driver = Rc::downgrade(&self.driver);
+        let refused = |error: CallError| ToolCall {
+            receiver: None,
+            refused: Some(error),
+            waiter: None,
+            done: false,
+            driver: driver.clone(),
+        };
         let text = args.to_string();
         let args = match accept_call_args(&text, ArgsForm::Written, &self.driver.options.limits) {
             Ok(args) => args,
@@ -83,7 +90,7 @@ impl Bridge {
         let CallOptions { call_id, timeout_ms } = options;
         let request = CallRequest { waiter, peer: tool.peer, tool: name, args, call_id, timeout_ms };
         self.driver.input(Input::Execute(request));
-        ToolCall { receiver: Some(receiver), refused: None, waiter: Some(waiter), done: false }
+        ToolCall { receiver: Some(receiver), refused: None, waiter: Some(waiter), done: false, driver }
     }
 
     /// Calls `listener` for every call of this page that settles (the `toolresult` event).
@@ -124,6 +131,8 @@ pub struct ToolCall {
     /// The waiter the session settles, when the call reached it.
     waiter: Option<WaiterId>,
     done: bool,
+    /// The bridge that took the call.
+    driver: Weak<Driver>,
 }
 
 impl Future for ToolCall {
@@ -158,7 +167,7 @@ impl Drop for ToolCall {
             && let Some(waiter) = self.waiter.take()
         {
             // Nobody will read the outcome: the call stops unless someone else waits for it too.
-            with_driver(|driver| {
+            upgrade(&self.driver, |driver| {
                 driver.handles.borrow_mut().waiters.remove(&waiter);
                 driver.input(Input::Abandon(waiter));
             });
@@ -241,6 +250,8 @@ impl ToolDefinition {
 pub struct ToolRegistration {
     name: Option<String>,
     registration: Registration,
+    /// The bridge it is registered with.
+    driver: Weak<Driver>,
 }
 
 impl ToolRegistration {
@@ -254,7 +265,9 @@ impl Drop for ToolRegistration {
     fn drop(&mut self) {
         if let Some(name) = self.name.take() {
             let registration = self.registration;
-            with_driver(|driver| driver.unregister(&name, Some(registration)));
+            upgrade(&self.driver, |driver| {
+                driver.unregister(&name, Some(registration));
+            });
         }
     }
 }

@@ -10,7 +10,7 @@ use interpane_policy::{ErrorKind, JsonText, RequestId, ToolError, ToolName};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::driver::handles::{Handler, JsResult, PortHandle, Waiter};
-use crate::driver::{Driver, windows_around};
+use crate::driver::{Driver, upgrade, windows_around};
 use crate::user::{outcome_to_js, page_value};
 use crate::{RemoteTool, ToolResult, console, js};
 
@@ -105,7 +105,7 @@ impl Driver {
         if let Some(id) = open_port {
             let Ok(channel) = web_sys::MessageChannel::new() else { return };
             let port = channel.port1();
-            let listener = Some(super::events::listen_to_port(&port, id));
+            let listener = Some(super::events::listen_to_port(&self.me, &port, id));
             self.handles.borrow_mut().ports.insert(id, PortHandle { port, _listener: listener });
             transfer = js_sys::Array::of1(&channel.port2()).into();
         }
@@ -119,7 +119,7 @@ impl Driver {
         let mut handles = self.handles.borrow_mut();
         if let Some(handle) = handles.ports.get_mut(&id) {
             handle.port.start();
-            handle._listener = Some(super::events::listen_to_port(&handle.port, id));
+            handle._listener = Some(super::events::listen_to_port(&self.me, &handle.port, id));
         }
     }
 
@@ -137,15 +137,16 @@ impl Driver {
             Handler::Rust(run_fn) => {
                 let value = args.to_value().unwrap_or(serde_json::Value::Null);
                 let future = run_fn(value, signal);
+                let driver = self.me.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     let result = match future.await {
                         Ok(value) => RunResult::Returned(JsonText::from_value(&value).into_string()),
                         Err(error) => RunResult::Threw(error),
                     };
-                    if let Some(driver) = Driver::installed() {
+                    upgrade(&driver, |driver| {
                         driver.handles.borrow_mut().runs.remove(&run);
                         driver.input(Input::ToolSettled { run, result });
-                    }
+                    });
                 });
             }
         }
@@ -164,9 +165,10 @@ impl Driver {
         let signal = controller.signal();
         self.handles.borrow_mut().native_calls.insert(wire_id.clone(), controller);
         let call = crate::native::registry::call(&native_tool, &page_value(args.as_str()), Some(signal));
+        let driver = self.me.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let settled = wasm_bindgen_futures::JsFuture::from(call).await;
-            let Some(driver) = Driver::installed() else { return };
+            let Some(driver) = driver.upgrade() else { return };
             driver.handles.borrow_mut().native_calls.remove(&wire_id);
             let result = match settled {
                 Ok(text) => {
@@ -227,11 +229,12 @@ impl Driver {
         let Some(target) = handles.window(window) else { return };
         let element = js::frame_element_of(target);
         let Some(element) = element.dyn_ref::<web_sys::EventTarget>() else { return };
+        let driver = self.me.clone();
         let listener = EventListener::new(element, "load", move |_| {
-            if let Some(driver) = Driver::installed() {
+            upgrade(&driver, |driver| {
                 driver.handles.borrow_mut().frames.remove(&window);
                 driver.input(Input::FrameLoaded(window));
-            }
+            })
         });
         handles.frames.insert(window, listener);
     }

@@ -7,48 +7,51 @@ use interpane_policy::envelope::ThrownError;
 use interpane_policy::session::{Input, PortId, RunId, RunResult};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::driver::Driver;
+use std::rc::Weak;
+
 use crate::driver::handles::PortHandle;
+use crate::driver::{Driver, upgrade};
 use crate::{console, js};
 
-/// The window and document listeners of the page's bridge.
-pub(super) fn listen(window: &web_sys::Window) -> Vec<EventListener> {
+/// The window and document listeners of the page's bridge (`driver`).
+pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<EventListener> {
+    let (on_message, on_hide, on_show) = (driver.clone(), driver.clone(), driver.clone());
     let mut listeners = vec![
-        EventListener::new(window, "message", |event| {
+        EventListener::new(window, "message", move |event| {
             if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
-                on_window_message(event);
+                upgrade(&on_message, |driver| on_window_message(driver, event));
             }
         }),
-        EventListener::new(window, "pagehide", |_| {
-            if let Some(driver) = Driver::installed() {
+        EventListener::new(window, "pagehide", move |_| {
+            upgrade(&on_hide, |driver| {
                 driver.input(Input::GoingAway);
                 if let Some(alive) = driver.alive.borrow().as_ref() {
                     alive.went_away_cleanly();
                 }
-            }
+            })
         }),
-        EventListener::new(window, "pageshow", |event| {
+        EventListener::new(window, "pageshow", move |event| {
             // Back from the back/forward cache: the page is alive again.
             let persisted = event.dyn_ref::<web_sys::PageTransitionEvent>().is_some_and(|e| e.persisted());
-            if persisted
-                && let Some(driver) = Driver::installed()
-                && let Some(alive) = driver.alive.borrow().as_ref()
-            {
-                alive.alive();
+            if persisted {
+                upgrade(&on_show, |driver| {
+                    if let Some(alive) = driver.alive.borrow().as_ref() {
+                        alive.alive();
+                    }
+                })
             }
         }),
     ];
     if let Some(document) = window.document() {
-        listeners.push(EventListener::new(&document, "visibilitychange", |_| {
+        let (on_visibility, on_freeze) = (driver.clone(), driver.clone());
+        listeners.push(EventListener::new(&document, "visibilitychange", move |_| {
             let hidden = web_sys::window().and_then(|w| w.document()).is_some_and(|d| d.hidden());
-            if hidden && let Some(driver) = Driver::installed() {
-                driver.input(Input::Hidden);
+            if hidden {
+                upgrade(&on_visibility, |driver| driver.input(Input::Hidden));
             }
         }));
-        listeners.push(EventListener::new(&document, "freeze", |_| {
-            if let Some(driver) = Driver::installed() {
-                driver.input(Input::Hidden);
-            }
+        listeners.push(EventListener::new(&document, "freeze", move |_| {
+            upgrade(&on_freeze, |driver| driver.input(Input::Hidden))
         }));
     }
     listeners
@@ -58,14 +61,13 @@ pub(super) fn listen(window: &web_sys::Window) -> Vec<EventListener> {
 /// that way), the source must be a window, the data must look like ours, and it must fit the size limit
 /// (measured without serializing it) before it is serialized; the JSON text must fit again before it is copied
 /// into wasm memory. A message over the limits costs the page a walk of at most the limit, never a copy.
-fn on_window_message(event: &web_sys::MessageEvent) {
+fn on_window_message(driver: &Driver, event: &web_sys::MessageEvent) {
     let origin = event.origin();
     let Some(source) = event.source() else { return };
     let source: JsValue = source.into();
     if !js::is_window(&source) || !looks_like_ours(&event.data()) {
         return;
     }
-    let Some(driver) = Driver::installed() else { return };
     let max = driver.options.limits.max_message_bytes;
     let data = event.data();
     let text = if js::exceeds_json_size(&data, max) {
@@ -100,11 +102,12 @@ fn looks_like_ours(data: &JsValue) -> bool {
 /// Listens on private port `id`: each batch (a string) goes to the session, refused by its length before it is
 /// copied when it is over the limit. (Browsers fire no event when the other end of a port dies; the session finds
 /// a dead port by its silence.)
-pub(super) fn listen_to_port(port: &web_sys::MessagePort, id: PortId) -> EventListener {
+pub(super) fn listen_to_port(driver: &Weak<Driver>, port: &web_sys::MessagePort, id: PortId) -> EventListener {
+    let driver = driver.clone();
     let listener = EventListener::new(port, "message", move |event| {
         let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
         let Ok(batch) = event.data().dyn_into::<js_sys::JsString>() else { return };
-        let Some(driver) = Driver::installed() else { return };
+        let Some(driver) = driver.upgrade() else { return };
         if batch.length() as usize > driver.options.limits.max_batch_bytes {
             return driver.input(Input::OversizedBatch(id));
         }
@@ -115,17 +118,16 @@ pub(super) fn listen_to_port(port: &web_sys::MessagePort, id: PortId) -> EventLi
 }
 
 /// A JavaScript tool settled (js/tools.js `runTool` calls this with the run's number).
-pub(super) fn on_tool_settled(run: u32, ok: bool, value: JsValue) {
-    let Some(driver) = Driver::installed() else { return };
+pub(super) fn on_tool_settled(driver: &Driver, run: u32, ok: bool, value: &JsValue) {
     let run = RunId(run);
     driver.handles.borrow_mut().runs.remove(&run);
     let result = if ok {
-        match js::safe_json(&value) {
+        match js::safe_json(value) {
             Ok(text) => RunResult::Returned(text),
             Err(error) => RunResult::Unsendable(console::describe(&error)),
         }
     } else {
-        RunResult::Threw(thrown_to_error(&driver, &value))
+        RunResult::Threw(thrown_to_error(driver, value))
     };
     driver.input(Input::ToolSettled { run, result });
 }

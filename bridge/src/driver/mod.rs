@@ -12,7 +12,7 @@ mod events;
 mod handles;
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
@@ -56,10 +56,23 @@ pub(crate) struct Driver {
     _tool_settler: Closure<dyn FnMut(u32, bool, JsValue)>,
     _calls_channel: Closure<dyn FnMut(JsValue)>,
     _listeners: RefCell<Vec<EventListener>>,
+    /// The driver itself, for the listeners and tasks it starts: each holds this weak reference, never a global,
+    /// so that what a closure can reach is the driver that made it.
+    me: Weak<Driver>,
 }
 
 thread_local! {
+    /// The page's one bridge, for the entry points of page code (the JavaScript and Rust APIs, `install()` again):
+    /// a page has one bridge however many times it imports or installs it. The driver's own listeners and tasks
+    /// do not read it (see `Driver::me`).
     static DRIVER: RefCell<Option<Rc<Driver>>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` with the driver behind `driver`, if it is still there.
+pub(crate) fn upgrade(driver: &Weak<Driver>, work: impl FnOnce(&Rc<Driver>)) {
+    if let Some(driver) = driver.upgrade() {
+        work(&driver);
+    }
 }
 
 /// Milliseconds since the epoch.
@@ -85,40 +98,49 @@ impl Driver {
         config.toolchange_debounce_ms = options.toolchange_debounce_ms;
         config.flush_delay_ms = options.flush_delay_ms;
         config.native = native;
-        let end_of_task = Closure::<dyn FnMut()>::new(|| {
-            if let Some(driver) = Driver::installed() {
-                driver.input(Input::EndOfTask);
+        let driver = Rc::new_cyclic(|me: &Weak<Driver>| {
+            let driver = me.clone();
+            let end_of_task = Closure::<dyn FnMut()>::new(move || upgrade(&driver, |d| d.input(Input::EndOfTask)));
+            let driver = me.clone();
+            let tool_settler = Closure::<dyn FnMut(u32, bool, JsValue)>::new(move |run, ok, value| {
+                upgrade(&driver, |d| events::on_tool_settled(d, run, ok, &value))
+            });
+            // Every message on the calls channel goes to the session as JSON text (a value JSON cannot write is
+            // none of the channel's): what it is and what to do about it is decided there.
+            let driver = me.clone();
+            let calls_channel = Closure::<dyn FnMut(JsValue)>::new(move |data: JsValue| {
+                let text = js_sys::JSON::stringify(&data).ok().and_then(|text| text.as_string());
+                if let Some(text) = text {
+                    upgrade(&driver, |d| d.input(Input::CallsChannel(text)));
+                }
+            });
+            Driver {
+                session: RefCell::new(Session::new(config, Box::new(entropy))),
+                storage: RefCell::new(None),
+                handles: RefCell::new(Handles::new(window.clone().into())),
+                context: RefCell::new(JsValue::UNDEFINED),
+                listeners: Rc::new(RefCell::new(Listeners::default())),
+                options,
+                alive: RefCell::new(None),
+                pumping: Cell::new(false),
+                timer: RefCell::new(None),
+                end_of_task,
+                _tool_settler: tool_settler,
+                _calls_channel: calls_channel,
+                _listeners: RefCell::new(Vec::new()),
+                me: me.clone(),
             }
         });
-        let tool_settler = Closure::<dyn FnMut(u32, bool, JsValue)>::new(events::on_tool_settled);
-        crate::js::set_tool_settler(tool_settler.as_ref().unchecked_ref());
-        // Every message on the calls channel goes to the session as JSON text (a value JSON cannot write is none
-        // of the channel's): what it is and what to do about it is decided there.
-        let calls_channel = Closure::<dyn FnMut(JsValue)>::new(|data: JsValue| {
-            let text = js_sys::JSON::stringify(&data).ok().and_then(|text| text.as_string());
-            if let (Some(text), Some(driver)) = (text, Driver::installed()) {
-                driver.input(Input::CallsChannel(text));
-            }
-        });
-        crate::js::watch_calls(CALLS_CHANNEL, calls_channel.as_ref().unchecked_ref());
-        let driver = Rc::new(Driver {
-            session: RefCell::new(Session::new(config, Box::new(entropy))),
-            storage: RefCell::new(None),
-            handles: RefCell::new(Handles::new(window.clone().into())),
-            context: RefCell::new(JsValue::UNDEFINED),
-            listeners: Rc::new(RefCell::new(Listeners::default())),
-            options,
-            alive: RefCell::new(None),
-            pumping: Cell::new(false),
-            timer: RefCell::new(None),
-            end_of_task,
-            _tool_settler: tool_settler,
-            _calls_channel: calls_channel,
-            _listeners: RefCell::new(Vec::new()),
-        });
+        crate::js::set_tool_settler(driver._tool_settler.as_ref().unchecked_ref());
+        crate::js::watch_calls(CALLS_CHANNEL, driver._calls_channel.as_ref().unchecked_ref());
         DRIVER.with(|slot| *slot.borrow_mut() = Some(driver.clone()));
-        *driver._listeners.borrow_mut() = events::listen(&window);
+        *driver._listeners.borrow_mut() = events::listen(&window, &driver.me);
         Ok(driver)
+    }
+
+    /// A weak reference to this driver, for what outlives a call into it (a listener, a task, a JS object).
+    pub fn weak(&self) -> Weak<Driver> {
+        self.me.clone()
     }
 
     /// Hands the session one input, then carries out what it decided.
@@ -170,12 +192,13 @@ impl Driver {
         }
         *timer = next.map(|at| {
             let delay = at.saturating_sub(now()).min(u64::from(u32::MAX)) as u32;
-            let timeout = Timeout::new(delay, || {
-                if let Some(driver) = Driver::installed() {
+            let driver = self.me.clone();
+            let timeout = Timeout::new(delay, move || {
+                upgrade(&driver, |driver| {
                     *driver.timer.borrow_mut() = None;
                     driver.session.borrow_mut().handle_timeout(now());
                     driver.pump();
-                }
+                })
             });
             (at, timeout)
         });
@@ -210,11 +233,12 @@ impl Driver {
                 return Err(error.into());
             }
         };
+        let driver = self.me.clone();
         let abort = signal.map(|signal| {
             EventListener::once(&signal, "abort", move |_| {
-                if let Some(driver) = Driver::installed() {
+                upgrade(&driver, |driver| {
                     driver.unregister(&name, Some(registration));
-                }
+                })
             })
         });
         self.handles.borrow_mut().tools.insert(registration, ToolHandle { handler, form, _abort: abort });
@@ -268,10 +292,9 @@ impl Driver {
         call: impl FnOnce(WaiterId) -> Input,
     ) {
         let waiter = self.handles.borrow_mut().reserve_waiter();
+        let driver = self.me.clone();
         let abort = signal.as_ref().map(|signal| {
-            EventListener::once(signal, "abort", move |_| {
-                with_driver(|driver| driver.input(Input::Stop(waiter)));
-            })
+            EventListener::once(signal, "abort", move |_| upgrade(&driver, |d| d.input(Input::Stop(waiter))))
         });
         let caller = Waiter::CallJs { resolve, reject, signal, result, _abort: abort };
         self.handles.borrow_mut().waiters.insert(waiter, caller);
@@ -338,12 +361,6 @@ impl Driver {
             windows_around().into_iter().map(|(window, locator)| (self.window_id(&window), locator)).collect();
         self.with_session(|session, now| session.open_journals(consumer, provider, label, recoveries, around, now));
     }
-}
-
-/// Runs `work` with the installed driver, if any.
-pub(crate) fn with_driver<R>(work: impl FnOnce(&Rc<Driver>) -> R) -> Option<R> {
-    let driver = Driver::installed()?;
-    Some(work(&driver))
 }
 
 impl From<interpane_policy::session::RegisterError> for BridgeError {

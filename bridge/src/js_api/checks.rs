@@ -3,11 +3,11 @@
 
 use interpane_policy::call_args::{ArgsForm, accept_call_args};
 use interpane_policy::session::{PeerId, ToolSpec};
-use interpane_policy::{ArgSchema, JsonText, ParseOptions, ToolName};
+use interpane_policy::{ArgSchema, JsonText, Limits, ParseOptions, ToolName};
 use wasm_bindgen::prelude::*;
 
 use super::type_error;
-use crate::driver::{Driver, Handler, with_driver};
+use crate::driver::{Driver, Handler};
 use crate::options::{get, origin_list};
 use crate::{BridgeError, CallOptions, console, js};
 
@@ -18,7 +18,7 @@ pub(super) type PreparedCall = ((PeerId, ToolName), JsonText, CallOptions, Optio
 /// object (a copy, say) is taken for a tool of this page when its `origin` and `window` are this page's and a tool
 /// of its name is registered here, as native takes a copy of its own tool object; else a `TypeError`, as native's
 /// for a made-up tool.
-fn call_target(tool: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
+fn call_target(driver: &Driver, tool: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
     let refused =
         |why: &str| type_error(&format!("executeTool(tool, args): {why}; pass a tool returned by getTools()"));
     let name = get(tool, "name").as_string().ok_or_else(|| refused("tool must be an object with a name"))?;
@@ -33,10 +33,9 @@ fn call_target(tool: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
         return Err(refused("tool.window must be the window of the tool"));
     }
     let own_window = web_sys::window().is_some_and(|w| js_sys::Object::is(&window, &w));
-    let own = with_driver(|driver| {
-        own_window && driver.read(|session| session.config().own_origin == origin && session.has_tool(name.as_str()))
-    });
-    if own.unwrap_or(false) {
+    let own =
+        own_window && driver.read(|session| session.config().own_origin == origin && session.has_tool(name.as_str()));
+    if own {
         Ok((PeerId::SELF, name))
     } else {
         Err(refused(&format!("{name} of {origin} is not a tool this page listed")))
@@ -45,12 +44,11 @@ fn call_target(tool: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
 
 /// The target of a tool `getTools` listed on native's path: the native peer of its window and origin (calls to it
 /// go through the session too, so that `callId`, `toolresult` and time limits work as on the bridge's path).
-fn native_target(tool: &JsValue, native: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
+fn native_target(driver: &Driver, tool: &JsValue, native: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
     let name = get(tool, "name").as_string().ok_or_else(|| type_error("executeTool: the tool has no name"))?;
     let name = ToolName::new(name).map_err(|e| type_error(&format!("executeTool: {e}")))?;
     let origin = get(tool, "origin").as_string().ok_or_else(|| type_error("executeTool: the tool has no origin"))?;
     let window = get(tool, "window");
-    let driver = Driver::installed().ok_or_else(|| type_error("executeTool: the bridge is not installed"))?;
     let window = driver.window_id(&window);
     let peer = driver
         .native_peer(window, &origin)
@@ -59,13 +57,18 @@ fn native_target(tool: &JsValue, native: &JsValue) -> Result<(PeerId, ToolName),
     Ok((peer, name))
 }
 
-pub(super) fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) -> Result<PreparedCall, JsValue> {
+pub(super) fn prepare_call(
+    driver: &Driver,
+    tool: &JsValue,
+    args: &JsValue,
+    options: &JsValue,
+) -> Result<PreparedCall, JsValue> {
     let native = crate::native::native_tool(tool);
     let target = match &native {
-        Some(native) => native_target(tool, native)?,
-        None => call_target(tool)?,
+        Some(native) => native_target(driver, tool, native)?,
+        None => call_target(driver, tool)?,
     };
-    let args = call_args(args, native.is_some())?;
+    let args = call_args(args, native.is_some(), &driver.options.limits)?;
     let signal = call_signal(options)?;
     let call_id = match get(options, "callId") {
         v if v.is_undefined() || v.is_null() => None,
@@ -93,7 +96,7 @@ pub(super) fn prepare_call(tool: &JsValue, args: &JsValue, options: &JsValue) ->
 /// carries an object; on native's path (`array_ok`) it goes to native, which takes it. A string holding a JSON
 /// object is taken too (the bridge's extension: native refuses every string with a `TypeError`, and so does the
 /// bridge any other string). As JSON text.
-pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<JsonText, JsValue> {
+pub(super) fn call_args(args: &JsValue, array_ok: bool, limits: &Limits) -> Result<JsonText, JsValue> {
     if args.is_undefined() {
         return Ok(JsonText::empty_object());
     }
@@ -112,12 +115,7 @@ pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<JsonText, JsVa
         (false, true) => ArgsForm::ForNative,
         (false, false) => ArgsForm::Written,
     };
-    accept_call_args(&text, form, &page_limits()).map_err(|e| type_error(&format!("executeTool: {e}")))
-}
-
-/// The limits the page installed the bridge with (the defaults before it is installed).
-fn page_limits() -> interpane_policy::Limits {
-    with_driver(|driver| driver.options.limits.clone()).unwrap_or_default()
+    accept_call_args(&text, form, limits).map_err(|e| type_error(&format!("executeTool: {e}")))
 }
 
 /// The `signal` of `executeTool`'s options, checked.
@@ -135,8 +133,12 @@ pub(super) fn call_signal(options: &JsValue) -> Result<Option<web_sys::AbortSign
     Ok(signal)
 }
 
-/// A tool object of `registerTool`, checked.
-pub(crate) fn local_tool(tool: &JsValue, options: &JsValue) -> Result<(ToolSpec, Handler), BridgeError> {
+/// A tool object of `registerTool`, checked (its schema and annotations within the page's `limits`).
+pub(crate) fn local_tool(
+    tool: &JsValue,
+    options: &JsValue,
+    limits: &Limits,
+) -> Result<(ToolSpec, Handler), BridgeError> {
     if !tool.is_object() {
         return Err(BridgeError::invalid(
             "registerTool(tool): tool must be an object with name, description and execute",
@@ -152,8 +154,8 @@ pub(crate) fn local_tool(tool: &JsValue, options: &JsValue) -> Result<(ToolSpec,
     let execute = get(tool, "execute")
         .dyn_into::<js_sys::Function>()
         .map_err(|_| BridgeError::invalid(format!("registerTool({name}): tool.execute must be a function")))?;
-    let input_schema = json_object(&get(tool, "inputSchema"), &name, "inputSchema")?;
-    let annotations = json_object(&get(tool, "annotations"), &name, "annotations")?;
+    let input_schema = json_object(&get(tool, "inputSchema"), &name, "inputSchema", limits)?;
+    let annotations = json_object(&get(tool, "annotations"), &name, "annotations", limits)?;
     let validate = get(tool, "validateArgs").as_bool().unwrap_or(true);
     let checker = match (&input_schema, validate) {
         (Some(schema), true) => {
@@ -178,7 +180,12 @@ pub(crate) fn local_tool(tool: &JsValue, options: &JsValue) -> Result<(ToolSpec,
 }
 
 /// An optional object field (or a string holding a JSON object), as JSON text.
-fn json_object(value: &JsValue, tool: &ToolName, field: &str) -> Result<Option<JsonText>, BridgeError> {
+fn json_object(
+    value: &JsValue,
+    tool: &ToolName,
+    field: &str,
+    limits: &Limits,
+) -> Result<Option<JsonText>, BridgeError> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -194,7 +201,7 @@ fn json_object(value: &JsValue, tool: &ToolName, field: &str) -> Result<Option<J
             .into(),
     };
     // Held to the page's configured limits, as everything else the page hands the bridge.
-    let json = JsonText::parse(&text, &page_limits())
+    let json = JsonText::parse(&text, limits)
         .map_err(|e| BridgeError::invalid(format!("registerTool({tool}): {field} {e}")))?;
     if !json.is_object() {
         return Err(BridgeError::invalid(format!("registerTool({tool}): {field} must be an object")));

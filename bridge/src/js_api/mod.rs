@@ -12,7 +12,9 @@ use interpane_policy::session::{CallRequest, Input, ListRequest};
 use interpane_policy::{ParseOptions, ToolName};
 use wasm_bindgen::prelude::*;
 
-use crate::driver::{Driver, JsResult, Waiter, with_driver};
+use std::rc::Weak;
+
+use crate::driver::{Driver, JsResult, Waiter};
 use crate::install::install_core;
 use crate::options::{get, origin_list};
 use crate::user::make_dom_exception;
@@ -52,13 +54,13 @@ pub(crate) fn attach(driver: &Driver) {
         return;
     }
     define_model_context(driver);
-    watch::watch_other_registrations();
+    watch::watch_other_registrations(driver);
 }
 
 /// Makes the `document.modelContext`-shaped object of `core`, and defines `document.modelContext` where the page
 /// has none or has the browser's native one.
 fn define_model_context(driver: &Driver) {
-    let context = js::make_model_context(BridgeHandle {}.into());
+    let context = js::make_model_context(BridgeHandle { driver: driver.weak() }.into());
     *driver.context.borrow_mut() = context.clone();
     js::mark_installed(&context);
     if let Some(document) = web_sys::window().and_then(|w| w.document()) {
@@ -93,7 +95,10 @@ fn type_error(message: &str) -> JsValue {
 
 /// What the `ModelContext` object calls; not meant to be used directly.
 #[wasm_bindgen(skip_typescript)]
-pub struct BridgeHandle {}
+pub struct BridgeHandle {
+    /// The bridge behind this object.
+    driver: Weak<Driver>,
+}
 
 #[wasm_bindgen]
 impl BridgeHandle {
@@ -115,7 +120,10 @@ impl BridgeHandle {
                 "registerTool({name}): tool.description must not be empty"
             )));
         }
-        let (spec, handler) = match local_tool(&tool, &options) {
+        let Some(driver) = self.driver.upgrade() else {
+            return js_sys::Promise::reject(&to_js_error(BridgeError::Unsupported("an installed bridge")));
+        };
+        let (spec, handler) = match local_tool(&tool, &options, &driver.options.limits) {
             Ok(local) => local,
             Err(error) => return js_sys::Promise::reject(&to_js_error(error)),
         };
@@ -123,9 +131,7 @@ impl BridgeHandle {
         if let Some(signal) = signal.as_ref().filter(|s| s.aborted()) {
             return js_sys::Promise::reject(&signal.reason());
         }
-        let registered = with_driver(|driver| driver.register(spec, handler, None, signal))
-            .unwrap_or(Err(BridgeError::Unsupported("an installed bridge")));
-        match registered {
+        match driver.register(spec, handler, None, signal) {
             Ok(_) => js_sys::Promise::resolve(&JsValue::UNDEFINED),
             Err(error @ BridgeError::DuplicateTool(_)) => {
                 js_sys::Promise::reject(&invalid_state(format!("registerTool: {error}")))
@@ -137,7 +143,7 @@ impl BridgeHandle {
     /// `ModelContext.unregisterTool(name)`.
     #[wasm_bindgen(js_name = unregisterTool)]
     pub fn unregister_tool(&self, name: String) -> bool {
-        with_driver(|driver| driver.unregister(&name, None)).unwrap_or(false)
+        self.driver.upgrade().is_some_and(|driver| driver.unregister(&name, None))
     }
 
     /// `ModelContext.getTools(options)`.
@@ -163,7 +169,7 @@ impl BridgeHandle {
         let mut list = Some(list);
         let bridge = js_sys::Promise::new(&mut |resolve, _reject| {
             let from_origins = list.take().unwrap_or_else(interpane_policy::OriginList::empty);
-            let Some(driver) = Driver::installed() else {
+            let Some(driver) = self.driver.upgrade() else {
                 let _ = resolve.call1(&JsValue::UNDEFINED, &js_sys::Array::new());
                 return;
             };
@@ -178,7 +184,10 @@ impl BridgeHandle {
     /// `ModelContext.executeTool(tool, args, options)`.
     #[wasm_bindgen(js_name = executeTool)]
     pub fn execute_tool(&self, tool: JsValue, args: JsValue, options: JsValue) -> js_sys::Promise {
-        let prepared = prepare_call(&tool, &args, &options);
+        let Some(driver) = self.driver.upgrade() else {
+            return js_sys::Promise::reject(&type_error("executeTool: the bridge is not installed"));
+        };
+        let prepared = prepare_call(&driver, &tool, &args, &options);
         let (target, args, call_options, signal) = match prepared {
             Ok(prepared) => prepared,
             Err(error) => return js_sys::Promise::reject(&error),
@@ -189,10 +198,6 @@ impl BridgeHandle {
         let mut work = Some((target, args, call_options, signal));
         js_sys::Promise::new(&mut |resolve, reject| {
             let Some(((peer, tool), args, CallOptions { call_id, timeout_ms }, signal)) = work.take() else { return };
-            let Some(driver) = Driver::installed() else {
-                let _ = reject.call1(&JsValue::UNDEFINED, &type_error("executeTool: the bridge is not installed"));
-                return;
-            };
             driver.start_js_call(resolve, reject, signal, JsResult::Text, |waiter| {
                 Input::Execute(CallRequest { waiter, peer, tool, args, call_id, timeout_ms })
             });

@@ -16,7 +16,9 @@ use wasm_bindgen::prelude::*;
 use interpane_policy::session::{FromNative, Input, Registration};
 
 use crate::console;
-use crate::driver::{Driver, JsResult, with_driver};
+use std::rc::Rc;
+
+use crate::driver::{Driver, JsResult};
 
 #[wasm_bindgen(module = "/js/native.js")]
 extern "C" {
@@ -44,31 +46,50 @@ pub(crate) fn adopt() -> Option<JsValue> {
     if native.is_null() {
         return None;
     }
-    let failed = Closure::<dyn Fn(JsValue, JsValue)>::new(|name: JsValue, error: JsValue| {
+    registry::keep(native.clone());
+    Some(native)
+}
+
+/// Connects native's callbacks to the page's bridge, once, after [`adopt`] found native: its refusals of a tool
+/// become the bridge's warnings, and its calls of the bridge's tools the bridge's own calls.
+pub(crate) fn connect(driver: &Rc<Driver>) {
+    let weak = Rc::downgrade(driver);
+    let failed = Closure::<dyn Fn(JsValue, JsValue)>::new(move |name: JsValue, error: JsValue| {
         let name = name.as_string().unwrap_or_default();
         let text = format!(
             "the browser's WebMCP refused the tool {name} ({}); the bridge keeps it, other windows still see it",
             console::describe(&error)
         );
-        if with_driver(|driver| driver.warn_own(RefusalKind::NativeRegistry, &text)).is_none() {
-            console::warn(&text);
+        match weak.upgrade() {
+            Some(driver) => driver.warn_own(RefusalKind::NativeRegistry, &text),
+            None => console::warn(&text),
         }
     });
     set_native_failure_handler(failed.as_ref().unchecked_ref());
-    let call = Closure::<dyn Fn(f64, String, JsValue, JsValue) -> js_sys::Promise>::new(call_from_native);
+    let weak = Rc::downgrade(driver);
+    let call = Closure::<dyn Fn(f64, String, JsValue, JsValue) -> js_sys::Promise>::new(
+        move |registration, name, input, signal| match weak.upgrade() {
+            Some(driver) => call_from_native(&driver, registration, name, input, signal),
+            None => js_sys::Promise::reject(&js_sys::Error::new("the bridge is not installed").into()),
+        },
+    );
     set_native_call_handler(call.as_ref().unchecked_ref());
     // Set once for the page's one bridge.
     failed.forget();
     call.forget();
-    registry::keep(native.clone());
-    Some(native)
 }
 
 /// A call that native made of the tool the bridge registered with it as `registration` (js/native.js
 /// `registerNative`): handed to the session as [`Input::FromNative`], which decides it as one of the page's own calls
 /// (docs/native.md, "Calls that come through native"). The promise is native's: it settles when the call does. An
 /// abort of native's `signal` (its caller's) stops the call, as a caller's abort on the bridge's path does.
-fn call_from_native(registration: f64, name: String, input: JsValue, signal: JsValue) -> js_sys::Promise {
+fn call_from_native(
+    driver: &Driver,
+    registration: f64,
+    name: String,
+    input: JsValue,
+    signal: JsValue,
+) -> js_sys::Promise {
     let signal = signal.dyn_into::<web_sys::AbortSignal>().ok();
     if let Some(signal) = signal.as_ref().filter(|s| s.aborted()) {
         return js_sys::Promise::reject(&signal.reason());
@@ -89,10 +110,6 @@ fn call_from_native(registration: f64, name: String, input: JsValue, signal: JsV
     let mut work = Some((name, args, signal));
     js_sys::Promise::new(&mut |resolve, reject| {
         let Some((name, args, signal)) = work.take() else { return };
-        let Some(driver) = Driver::installed() else {
-            let _ = reject.call1(&JsValue::UNDEFINED, &js_sys::Error::new("the bridge is not installed").into());
-            return;
-        };
         driver.start_js_call(resolve, reject, signal, JsResult::Value, |waiter| {
             Input::FromNative(FromNative { waiter, registration, name, args })
         });
