@@ -5,7 +5,7 @@ use std::pin::Pin;
 use std::rc::{Rc, Weak};
 use std::task::{Context, Poll};
 
-use interpane_policy::call_args::{ArgsForm, accept_call_args};
+use interpane_policy::call_args::{ArgsForm, CallArgsError};
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{CallRequest, Input, ListRequest, Registration, ToolSpec, WaiterId};
 use interpane_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName};
@@ -77,18 +77,16 @@ impl Bridge {
             done: false,
             driver: driver.clone(),
         };
-        let text = args.to_string();
-        let args = match accept_call_args(&text, ArgsForm::Written, &self.driver.options.limits) {
-            Ok(args) => args,
-            Err(error) => return refused(CallError::Arguments(error)),
-        };
         let Ok(name) = ToolName::new(tool.name().to_owned()) else {
             return refused(CallError::Tool(ToolError::new(ErrorKind::UnknownTool, "the tool has an invalid name")));
         };
         let (sender, receiver) = oneshot::channel();
         let waiter = self.driver.add_waiter(Waiter::CallRust(sender));
         let CallOptions { call_id, timeout_ms } = options;
-        let request = CallRequest { waiter, peer: tool.peer, tool: name, args, call_id, timeout_ms };
+        // What the arguments may be is the session's to decide (refused with CallError::Arguments).
+        let args = Some(args.to_string());
+        let form = ArgsForm::Written;
+        let request = CallRequest { waiter, peer: tool.peer, tool: name, args, form, call_id, timeout_ms };
         self.driver.input(Input::Execute(request));
         ToolCall { receiver: Some(receiver), refused: None, waiter: Some(waiter), done: false, driver }
     }
@@ -125,7 +123,7 @@ impl Bridge {
 #[must_use = "dropping a ToolCall stops the call"]
 pub struct ToolCall {
     /// Where the session's outcome arrives, when the call reached it.
-    receiver: Option<oneshot::Receiver<CallOutcome>>,
+    receiver: Option<oneshot::Receiver<Result<CallOutcome, CallArgsError>>>,
     /// Why the call was refused before it reached the session.
     refused: Option<CallError>,
     /// The waiter the session settles, when the call reached it.
@@ -152,8 +150,11 @@ impl Future for ToolCall {
         };
         self.done = true;
         Poll::Ready(match outcome {
-            Some(CallOutcome::Completed { result }) => result.to_value().map_err(|e| CallError::Invalid(e.to_string())),
-            Some(other) => Err(CallError::Tool(
+            Some(Err(error)) => Err(CallError::Arguments(error)),
+            Some(Ok(CallOutcome::Completed { result })) => {
+                result.to_value().map_err(|e| CallError::Invalid(e.to_string()))
+            }
+            Some(Ok(other)) => Err(CallError::Tool(
                 other.error().unwrap_or_else(|| ToolError::new(ErrorKind::ToolError, "the call failed")),
             )),
             None => Err(CallError::Invalid("the bridge dropped the call".into())),

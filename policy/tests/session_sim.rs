@@ -414,6 +414,7 @@ impl Sim {
             | Effect::Warn(_)
             | Effect::Ready => {}
             Effect::EndOfTask | Effect::ProbeWindows(_) | Effect::WriteJournals => unreachable!("handled by pump"),
+            Effect::RefuseCall { error, .. } => panic!("the simulator's calls have valid arguments: {error}"),
             Effect::CallNative { .. } | Effect::AbortNative(_) => unreachable!("no page here lists on native's path"),
         }
     }
@@ -706,7 +707,8 @@ impl Sim {
             waiter,
             peer,
             tool: tool_name,
-            args: json(&format!("{{\"call\":\"{call_id}\"}}")),
+            args: Some(format!("{{\"call\":\"{call_id}\"}}")),
+            form: interpane_policy::call_args::ArgsForm::Written,
             call_id: Some(call_id.clone()),
             timeout_ms: timeout.then_some(1_500),
         };

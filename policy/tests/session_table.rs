@@ -14,11 +14,13 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod session_support;
 
+use interpane_policy::call_args::{ArgsForm, CallArgsError, accept_call_args};
 use interpane_policy::calls_channel::{self, ChannelMessage};
 use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
 use interpane_policy::journal::{CallOutcome, JournalStore, MemoryStore, OutcomeStatus};
 use interpane_policy::session::{
-    Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus, PeerId, RunId, RunResult, WaiterId, WindowId,
+    CallRequest, Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus, PeerId, RunId, RunResult, WaiterId,
+    WindowId,
 };
 use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError};
 use serde_json::json as value;
@@ -849,6 +851,57 @@ fn a_call_on_natives_path_is_journaled_like_any_other() {
     // Native's late end for it settles nothing more.
     let effects = page.task(Input::NativeSettled { wire_id, result: Ok(json("1")) });
     assert!(settles(&effects).is_empty() && tool_results(&effects) == 0, "{effects:?}");
+}
+
+#[test]
+fn a_calls_arguments_are_held_to_the_rules_and_the_pages_limits_in_the_session() {
+    // Whoever makes the call (the JavaScript API, the Rust API), the session decides whether its arguments may be
+    // sent: an object (an array only for a tool on native's path), within the page's limits, no `__proto__`.
+    let limits = Limits { max_message_bytes: 200, ..Limits::default() };
+    let mut page = Page::with_limits(WIDGET, "", 1, limits);
+    page.open();
+    let native = page.native_peer(WindowId(2), SHOP);
+    let call = |waiter: u64, peer: PeerId, args: Option<&str>, form: ArgsForm| {
+        Input::Execute(CallRequest {
+            waiter: WaiterId(waiter),
+            peer,
+            tool: name("add"),
+            args: args.map(str::to_owned),
+            form,
+            call_id: None,
+            timeout_ms: None,
+        })
+    };
+    let big = format!(r#"{{"note":"{}"}}"#, "x".repeat(300));
+    let refused: [(Option<&str>, ArgsForm, CallArgsError); 5] = [
+        (Some("[1]"), ArgsForm::Written, CallArgsError::NotAnObject),
+        (Some("\"text\""), ArgsForm::Text, CallArgsError::NotAnObject),
+        (Some(r#"{"a":{"__proto__":{}}}"#), ArgsForm::Written, CallArgsError::ProtoKey),
+        (Some("{"), ArgsForm::Text, accept_call_args("{", ArgsForm::Text, &Limits::default()).unwrap_err()),
+        (Some(&big), ArgsForm::Written, accept_call_args(&big, ArgsForm::Written, &limits_of(&page)).unwrap_err()),
+    ];
+    for (i, (args, form, error)) in refused.into_iter().enumerate() {
+        let waiter = 10 + i as u64;
+        let effects = page.task(call(waiter, native, args, form));
+        assert_eq!(effects, vec![Effect::RefuseCall { waiter: WaiterId(waiter), error }], "{args:?}");
+    }
+    // Left out means {}; an array goes to a tool on native's path, which takes one.
+    for (waiter, args, form) in [(20, None, ArgsForm::Written), (21, Some("[1,2]"), ArgsForm::ForNative)] {
+        let effects = page.task(call(waiter, native, args, form));
+        let sent: Vec<_> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::CallNative { args, .. } => Some(args.as_str().to_owned()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sent, vec![args.unwrap_or("{}").to_owned()], "{effects:?}");
+    }
+}
+
+/// The page's message limits (as its config holds them).
+fn limits_of(page: &Page) -> Limits {
+    page.session.config().limits.clone()
 }
 
 /// Carries out `page`'s queued effects one at a time, as the driver does (the journals written where the session

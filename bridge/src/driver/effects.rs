@@ -1,6 +1,7 @@
 //! Carrying out the session's effects in the browser.
 
 use gloo_events::EventListener;
+use interpane_policy::call_args::CallArgsError;
 use interpane_policy::envelope::Message;
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{
@@ -55,6 +56,12 @@ impl Driver {
                 let waiter = self.handles.borrow_mut().waiters.remove(&waiter);
                 if let Some(waiter) = waiter {
                     settle(waiter, outcome);
+                }
+            }
+            Effect::RefuseCall { waiter, error } => {
+                let waiter = self.handles.borrow_mut().waiters.remove(&waiter);
+                if let Some(waiter) = waiter {
+                    refuse(waiter, error);
                 }
             }
             Effect::Listed { waiter, tools } => {
@@ -259,7 +266,23 @@ fn settle(waiter: Waiter, outcome: CallOutcome) {
                 Err(error) => reject.call1(&JsValue::UNDEFINED, &error),
             };
         }
-        Waiter::CallRust(sender) => sender.send(outcome),
+        Waiter::CallRust(sender) => sender.send(Ok(outcome)),
+        Waiter::ListJs(resolve) => {
+            let _ = resolve.call1(&JsValue::UNDEFINED, &js_sys::Array::new());
+        }
+        Waiter::ListRust(sender) => sender.send(Vec::new()),
+    }
+}
+
+/// Refuses a call whose arguments the session refused: a `TypeError` for a JavaScript caller (as native's
+/// `executeTool` throws for arguments it cannot take), [`crate::CallError::Arguments`] for a Rust one.
+fn refuse(waiter: Waiter, error: CallArgsError) {
+    match waiter {
+        Waiter::CallJs { reject, .. } => {
+            let error = js_sys::TypeError::new(&format!("executeTool: {error}"));
+            let _ = reject.call1(&JsValue::UNDEFINED, &error);
+        }
+        Waiter::CallRust(sender) => sender.send(Err(error)),
         Waiter::ListJs(resolve) => {
             let _ = resolve.call1(&JsValue::UNDEFINED, &js_sys::Array::new());
         }

@@ -33,7 +33,8 @@ pub(crate) enum Waiter {
         result: JsResult,
         _abort: Option<EventListener>,
     },
-    CallRust(oneshot::Sender<CallOutcome>),
+    /// A Rust caller's future: the call's outcome, or why its arguments were refused.
+    CallRust(oneshot::Sender<Result<CallOutcome, interpane_policy::call_args::CallArgsError>>),
     ListJs(js_sys::Function),
     ListRust(oneshot::Sender<Vec<RemoteTool>>),
 }

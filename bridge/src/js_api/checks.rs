@@ -1,7 +1,7 @@
 //! The checks of what page code passes to `registerTool` and `executeTool`, as native WebMCP makes them (measured,
 //! docs/native.md): tool objects, arguments, signals and options, each refused with the error native gives.
 
-use interpane_policy::call_args::{ArgsForm, accept_call_args};
+use interpane_policy::call_args::ArgsForm;
 use interpane_policy::session::{PeerId, ToolSpec};
 use interpane_policy::{ArgSchema, JsonText, Limits, ParseOptions, ToolName};
 use wasm_bindgen::prelude::*;
@@ -11,7 +11,8 @@ use crate::driver::{Driver, Handler};
 use crate::options::{get, origin_list};
 use crate::{BridgeError, CallOptions, console, js};
 
-pub(super) type PreparedCall = ((PeerId, ToolName), JsonText, CallOptions, Option<web_sys::AbortSignal>);
+pub(super) type PreparedCall =
+    ((PeerId, ToolName), (Option<String>, ArgsForm), CallOptions, Option<web_sys::AbortSignal>);
 
 /// The tool of a call, checked as native checks it (measured, docs/native.md): an object with `name`, `origin` and
 /// `window`, else a `TypeError`. A tool object `getTools()` returned names its window to the bridge; any other
@@ -68,7 +69,7 @@ pub(super) fn prepare_call(
         Some(native) => native_target(driver, tool, native)?,
         None => call_target(driver, tool)?,
     };
-    let args = call_args(args, native.is_some(), &driver.options.limits)?;
+    let args = call_args(args, native.is_some())?;
     let signal = call_signal(options)?;
     let call_id = match get(options, "callId") {
         v if v.is_undefined() || v.is_null() => None,
@@ -96,26 +97,26 @@ pub(super) fn prepare_call(
 /// carries an object; on native's path (`array_ok`) it goes to native, which takes it. A string holding a JSON
 /// object is taken too (the bridge's extension: native refuses every string with a `TypeError`, and so does the
 /// bridge any other string). As JSON text.
-pub(super) fn call_args(args: &JsValue, array_ok: bool, limits: &Limits) -> Result<JsonText, JsValue> {
+pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<(Option<String>, ArgsForm), JsValue> {
     if args.is_undefined() {
-        return Ok(JsonText::empty_object());
+        return Ok((None, ArgsForm::Written));
     }
-    let text = if let Some(text) = args.as_string() {
-        text
-    } else if args.is_object() {
-        let written = js_sys::JSON::stringify(args).map_err(|e| {
-            type_error(&format!("executeTool: the arguments cannot be written as JSON ({})", console::describe(&e)))
-        })?;
-        written.as_string().ok_or_else(|| type_error("executeTool: the arguments cannot be written as JSON"))?
-    } else {
-        return Err(type_error("executeTool: the arguments must be an object (or a string holding a JSON object)"));
+    // Only reading the value is done here; what it may be is the session's to decide (`Effect::RefuseCall`).
+    let text = match args.as_string() {
+        Some(text) => text,
+        None => {
+            let written = js_sys::JSON::stringify(args).map_err(|e| {
+                type_error(&format!("executeTool: the arguments cannot be written as JSON ({})", console::describe(&e)))
+            })?;
+            written.as_string().ok_or_else(|| type_error("executeTool: the arguments cannot be written as JSON"))?
+        }
     };
     let form = match (args.is_string(), array_ok) {
         (true, _) => ArgsForm::Text,
         (false, true) => ArgsForm::ForNative,
         (false, false) => ArgsForm::Written,
     };
-    accept_call_args(&text, form, limits).map_err(|e| type_error(&format!("executeTool: {e}")))
+    Ok((Some(text), form))
 }
 
 /// The `signal` of `executeTool`'s options, checked.

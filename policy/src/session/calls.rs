@@ -1,9 +1,11 @@
 //! Calling other windows' tools: starting (or joining, or replaying) a call through the consumer journal, sending
 //! it, accepting its answer only from the window that runs it, and settling it once.
 
+use crate::call_args::accept_call_args;
+use crate::envelope::JsonText;
 use crate::envelope::{CallState, CallStatusResponse, ExecuteRequest as WireExecute, ExecuteResponse, Message};
 use crate::guard::RefusalKind;
-use crate::ids::RequestId;
+use crate::ids::{RequestId, ToolName};
 use crate::journal::{
     CallOutcome, ExecuteRequest, Followup, NewCall, ProviderStatus, ProviderWindow, Settled, Start, StatusDecision,
     ToolOutcome,
@@ -11,14 +13,39 @@ use crate::journal::{
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::ids::{Locator, PeerId, WaiterId};
 use crate::session::io::{CallRequest, Effect, Finished, ObservedCall, ObservedStatus};
+use crate::session::journals::Deferred;
 use crate::session::peers::{Sender, Via};
 use crate::session::timers::{LIVENESS_MS, Timer};
 use crate::session::{PendingCall, Session};
 
+/// A call of the page whose arguments passed the rules ([`Session::execute`]).
+#[derive(Debug)]
+pub(crate) struct PageCall {
+    pub waiter: WaiterId,
+    pub peer: PeerId,
+    pub tool: ToolName,
+    pub args: JsonText,
+    pub call_id: Option<String>,
+    pub timeout_ms: Option<u32>,
+}
+
 impl Session {
+    /// A call the page made: its arguments are held to the rules and the page's limits (refused at once when they
+    /// break them), then it starts when the journals are open.
+    pub(crate) fn execute(&mut self, request: CallRequest) {
+        let CallRequest { waiter, peer, tool, args, form, call_id, timeout_ms } = request;
+        match accept_call_args(args.as_deref().unwrap_or("{}"), form, &self.config.limits) {
+            Ok(args) => {
+                let call = PageCall { waiter, peer, tool, args, call_id, timeout_ms };
+                self.when_journals_open(Deferred::Execute(call));
+            }
+            Err(error) => self.effects.push_back(Effect::RefuseCall { waiter, error }),
+        }
+    }
+
     /// Starts (or joins, or replays) a call for the page.
-    pub(crate) fn start_call(&mut self, request: CallRequest) {
-        let CallRequest { waiter, peer, tool, args, call_id, timeout_ms } = request;
+    pub(crate) fn start_call(&mut self, call: PageCall) {
+        let PageCall { waiter, peer, tool, args, call_id, timeout_ms } = call;
         let Some(target) = self.peers.get(peer).filter(|p| !p.gone) else {
             let error = ToolError::new(ErrorKind::Interrupted, "the tool's window went away: list the tools again");
             return self.effects.push_back(Effect::Settle { waiter, outcome: CallOutcome::Failed(error) });

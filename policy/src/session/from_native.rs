@@ -8,8 +8,10 @@ use crate::call_args::{ArgsForm, accept_call_args};
 use crate::journal::CallOutcome;
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::Session;
+use crate::session::calls::PageCall;
 use crate::session::ids::{PeerId, WaiterId};
-use crate::session::io::{CallRequest, Effect, Finished, FromNative, Input};
+use crate::session::io::{Effect, Finished, FromNative};
+use crate::session::journals::Deferred;
 
 /// What a native caller gets when the tool it called was unregistered after native listed it.
 pub const UNREGISTERED_MESSAGE: &str = "the tool was unregistered before the call could run it";
@@ -28,8 +30,8 @@ impl Session {
         let text = args.as_deref().unwrap_or("{}");
         match accept_call_args(text, ArgsForm::Written, &self.config.limits) {
             Ok(args) => {
-                let request = CallRequest { waiter, peer: PeerId::SELF, tool, args, call_id: None, timeout_ms: None };
-                self.handle(Input::Execute(request), self.now);
+                let call = PageCall { waiter, peer: PeerId::SELF, tool, args, call_id: None, timeout_ms: None };
+                self.when_journals_open(Deferred::Execute(call));
             }
             Err(error) => {
                 let error = ToolError::new(ErrorKind::InvalidArgs, format!("{tool}: {error}"));

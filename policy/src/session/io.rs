@@ -1,6 +1,7 @@
 //! What goes into a [`Session`](crate::session::Session) and what comes out.
 
 use crate::JsonText;
+use crate::call_args::{ArgsForm, CallArgsError};
 use crate::envelope::{ErrorCategory, Message, ToolDescriptor};
 use crate::ids::{RequestId, ToolName};
 use crate::journal::{CallOutcome, OutcomeStatus};
@@ -165,8 +166,12 @@ pub struct CallRequest {
     pub peer: PeerId,
     /// The tool.
     pub tool: ToolName,
-    /// The arguments, a JSON object.
-    pub args: JsonText,
+    /// The arguments as the caller gave them, as JSON text (`None`: left out, which means `{}`). What they must be
+    /// is the session's to decide ([`crate::call_args`], the page's limits): arguments that break the rules refuse
+    /// the call with [`Effect::RefuseCall`].
+    pub args: Option<String>,
+    /// How the caller gave them.
+    pub form: ArgsForm,
     /// The caller's `callId`.
     pub call_id: Option<String>,
     /// The call's time limit (ms).
@@ -315,6 +320,15 @@ pub enum Answer {
 /// Something the session wants done: a browser call, a promise settled, an event fired.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
+    /// Refuse a call the page made ([`Input::Execute`]) before it starts: its arguments break the rules. It fires
+    /// no `toolresult`: the page made the call and sees it refused (the JavaScript API rejects with a `TypeError`,
+    /// the Rust API with `CallError::Arguments`).
+    RefuseCall {
+        /// Who waits for the call.
+        waiter: WaiterId,
+        /// Why it was refused.
+        error: CallArgsError,
+    },
     /// Write the journals' changes to storage now: hand [`Session::write_journals`](crate::session::Session::write_journals)
     /// the page's store before carrying out the next effect. The effects after this one may depend on what it
     /// writes (a request to a plain peer leaves only once it is recorded as sent).

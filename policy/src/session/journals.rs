@@ -5,8 +5,9 @@ use crate::envelope::Message;
 use crate::guard::RefusalKind;
 use crate::journal::{ConsumerJournal, JournalStore, ProviderJournal, Recovery};
 use crate::log_store::LogStore;
+use crate::session::calls::PageCall;
 use crate::session::ids::{Locator, WindowId};
-use crate::session::io::{CallRequest, Effect};
+use crate::session::io::Effect;
 use crate::session::peers::Sender;
 use crate::session::timers::Timer;
 use crate::session::{Session, WindowFacts};
@@ -25,7 +26,7 @@ pub(crate) struct Journals {
 #[derive(Debug)]
 pub(crate) enum Deferred {
     Message(Sender, Message),
-    Execute(CallRequest),
+    Execute(PageCall),
     NativeSettled(crate::ids::RequestId, Result<crate::JsonText, crate::outcome::ToolError>),
 }
 

@@ -321,7 +321,7 @@ impl Session {
                 }
             }
             Input::ListTools(request) => self.list_tools(request),
-            Input::Execute(request) => self.when_journals_open(Deferred::Execute(request)),
+            Input::Execute(request) => self.execute(request),
             Input::FromNative(call) => self.call_from_native(call),
             Input::Stop(waiter) => self.stop_waiter(waiter),
             Input::Abandon(waiter) => self.abandon_waiter(waiter),

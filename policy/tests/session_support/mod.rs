@@ -10,6 +10,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use interpane_policy::call_args::ArgsForm;
 use interpane_policy::envelope::Message;
 use interpane_policy::journal::{ConsumerJournal, JournalConfig, JournalStore, MemoryStore, Owner, ProviderJournal};
 use interpane_policy::log_store::LogStore;
@@ -292,7 +293,8 @@ pub fn execute(waiter: u64, peer: PeerId, tool_name: &str, args: &str, timeout_m
         waiter: WaiterId(waiter),
         peer,
         tool: name(tool_name),
-        args: json(args),
+        args: Some(args.to_owned()),
+        form: ArgsForm::Written,
         call_id: None,
         timeout_ms,
     })
