@@ -1,8 +1,6 @@
 // Native WebMCP (the browser's own document.modelContext, docs/native.md). Rust decides what to register and with
 // which exposedTo; these functions only make the objects and calls native takes.
 
-import { makeDomException, makeError } from "./values.js";
-
 // The browser's own ModelContext when `value` is one (not a polyfill, not this bridge's object), else null.
 export function nativeModelContext(value) {
   const NativeModelContext = globalThis.ModelContext;
@@ -123,8 +121,7 @@ export function nativeToolOf(tool) {
 }
 
 // Calls a tool on native's path. An abort rejects with the signal's reason, as on the bridge's path; any other
-// refusal becomes an Error with native's name and message, and code "tool_error" for native's UnknownError (every
-// error the tool throws: native keeps neither its message, nor status, nor retryAfter), "refused" otherwise.
+// rejection is passed on as native gave it (what its name means is the policy's native_rejection_kind).
 export function executeNative(native, tool, input, signal) {
   let call;
   try {
@@ -138,12 +135,6 @@ export function executeNative(native, tool, input, signal) {
   }
   // Native resolves with a string (an object result's JSON text), as the bridge's path does: passed on as it is.
   return call.then((text) => (typeof text === "string" ? text : String(text)), (error) => {
-    if (signal?.aborted) throw signal.reason;
-    const name = typeof error?.name === "string" ? error.name : "Error";
-    const message = typeof error?.message === "string" ? error.message : String(error);
-    const code = name === "UnknownError" ? "tool_error" : "refused";
-    // Native's DOMException (UnknownError, TypeError's siblings) is passed on as the same kind of error.
-    if (error instanceof DOMException) throw makeDomException(message, name, code);
-    throw makeError(message, name, code);
+    throw signal?.aborted ? signal.reason : error;
   });
 }

@@ -29,7 +29,7 @@ pub mod sorted_map;
 mod test_rng;
 
 pub use ids::{IdError, RequestId, ToolName};
-pub use outcome::{ErrorKind, RetryAfter, ToolError};
+pub use outcome::{ErrorKind, RetryAfter, ToolError, native_rejection_kind};
 // -- re-exports: origin (owned by the origin work) --
 pub use origin::{
     NativeExposure, Origin, OriginError, OriginErrorKind, OriginList, OriginListError, OriginListWarning,

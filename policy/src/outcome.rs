@@ -55,6 +55,17 @@ pub fn is_dom_exception_name(name: &str) -> bool {
     ) && STANDARD_ERROR_NAMES.contains(&name)
 }
 
+/// What kind of failure a rejection of native WebMCP's `executeTool` is, by the rejection's `name`: native reports
+/// every error a tool throws as an `UnknownError` (it keeps neither the tool's message nor its fields), so that one
+/// is the tool's error ([`ErrorKind::ToolError`]: it ran); any other (`TypeError`, `InvalidStateError`,
+/// `NotAllowedError`...) is native refusing the call before it ran ([`ErrorKind::Refused`]).
+pub fn native_rejection_kind(name: Option<&str>) -> ErrorKind {
+    match name {
+        Some("UnknownError") => ErrorKind::ToolError,
+        _ => ErrorKind::Refused,
+    }
+}
+
 /// What kind of failure an error is, so that code can branch on it. Travels as the `code` field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -241,6 +252,14 @@ impl std::error::Error for ToolError {}
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_native_rejection_is_the_tools_error_only_when_native_says_unknown_error() {
+        assert_eq!(native_rejection_kind(Some("UnknownError")), ErrorKind::ToolError);
+        for refused in [Some("TypeError"), Some("InvalidStateError"), Some("NotAllowedError"), Some("Error"), None] {
+            assert_eq!(native_rejection_kind(refused), ErrorKind::Refused, "{refused:?}");
+        }
+    }
 
     #[test]
     fn retry_after_keeps_numbers_and_numeric_strings() {

@@ -132,15 +132,11 @@ pub(super) fn on_tool_settled(driver: &Driver, run: u32, ok: bool, value: &JsVal
     driver.input(Input::ToolSettled { run, result });
 }
 
-/// What native's `executeTool` rejected with (js/native.js `executeNative` gives it native's name and a `code`): an
-/// error that keeps native's name and message; `refused` for a call native refused, `tool_error` otherwise.
+/// What native's `executeTool` rejected with: an error that keeps native's name and message, of the kind the
+/// policy gives its name (`native_rejection_kind`).
 pub(super) fn native_error(driver: &Driver, error: &JsValue) -> interpane_policy::ToolError {
     let mut tool_error = thrown_to_error(driver, error);
-    let code = js_sys::Reflect::get(error, &JsValue::from_str("code")).ok().and_then(|c| c.as_string());
-    tool_error.kind = match code.as_deref() {
-        Some("refused") => interpane_policy::ErrorKind::Refused,
-        _ => interpane_policy::ErrorKind::ToolError,
-    };
+    tool_error.kind = interpane_policy::native_rejection_kind(tool_error.name);
     tool_error
 }
 

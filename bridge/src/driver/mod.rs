@@ -224,7 +224,7 @@ impl Driver {
         let answer = self.session.borrow_mut().handle(Input::Register { spec: Box::new(spec), quiet: false }, now());
         let Answer::Registered(registered) = answer else {
             self.pump();
-            return Err(BridgeError::invalid(format!("registerTool: the session answered {answer:?}")));
+            return Err(BridgeError::invalid("registerTool: the session did not answer the registration"));
         };
         let registration = match registered {
             Ok(registration) => registration,
