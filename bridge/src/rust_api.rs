@@ -5,9 +5,11 @@ use std::pin::Pin;
 use std::rc::{Rc, Weak};
 use std::task::{Context, Poll};
 
-use interpane_policy::call_args::{ArgsForm, CallArgsError};
+use interpane_policy::call_args::ArgsForm;
 use interpane_policy::journal::CallOutcome;
-use interpane_policy::session::{CallRequest, Input, ListRequest, Registration, ToolSpec, WaiterId};
+use interpane_policy::session::{
+    CallRefusal, CallRequest, CallTarget, Input, ListRequest, Registration, ToolSpec, WaiterId,
+};
 use interpane_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
@@ -86,7 +88,8 @@ impl Bridge {
         // What the arguments may be is the session's to decide (refused with CallError::Arguments).
         let args = Some(args.to_string());
         let form = ArgsForm::Written;
-        let request = CallRequest { waiter, peer: tool.peer, tool: name, args, form, call_id, timeout_ms };
+        let target = CallTarget::Listed(tool.peer);
+        let request = CallRequest { waiter, target, tool: name, args, form, call_id, timeout_ms };
         self.driver.input(Input::Execute(request));
         ToolCall { receiver: Some(receiver), refused: None, waiter: Some(waiter), done: false, driver }
     }
@@ -123,7 +126,7 @@ impl Bridge {
 #[must_use = "dropping a ToolCall stops the call"]
 pub struct ToolCall {
     /// Where the session's outcome arrives, when the call reached it.
-    receiver: Option<oneshot::Receiver<Result<CallOutcome, CallArgsError>>>,
+    receiver: Option<oneshot::Receiver<Result<CallOutcome, CallRefusal>>>,
     /// Why the call was refused before it reached the session.
     refused: Option<CallError>,
     /// The waiter the session settles, when the call reached it.
@@ -150,7 +153,8 @@ impl Future for ToolCall {
         };
         self.done = true;
         Poll::Ready(match outcome {
-            Some(Err(error)) => Err(CallError::Arguments(error)),
+            Some(Err(CallRefusal::Arguments(error))) => Err(CallError::Arguments(error)),
+            Some(Err(other)) => Err(CallError::Tool(ToolError::new(ErrorKind::UnknownTool, other.to_string()))),
             Some(Ok(CallOutcome::Completed { result })) => {
                 result.to_value().map_err(|e| CallError::Invalid(e.to_string()))
             }

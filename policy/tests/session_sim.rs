@@ -705,7 +705,7 @@ impl Sim {
         self.log.push(format!("  {i}: {waiter:?} calls {call_id} on {peer:?}"));
         let request = CallRequest {
             waiter,
-            peer,
+            target: interpane_policy::session::CallTarget::Listed(peer),
             tool: tool_name,
             args: Some(format!("{{\"call\":\"{call_id}\"}}")),
             form: interpane_policy::call_args::ArgsForm::Written,

@@ -19,8 +19,8 @@ use interpane_policy::calls_channel::{self, ChannelMessage};
 use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
 use interpane_policy::journal::{CallOutcome, JournalStore, MemoryStore, OutcomeStatus};
 use interpane_policy::session::{
-    CallRequest, Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus, PeerId, RunId, RunResult, WaiterId,
-    WindowId,
+    CallRefusal, CallRequest, CallTarget, Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus, PeerId,
+    RunId, RunResult, WaiterId, WindowId,
 };
 use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError};
 use serde_json::json as value;
@@ -864,7 +864,7 @@ fn a_calls_arguments_are_held_to_the_rules_and_the_pages_limits_in_the_session()
     let call = |waiter: u64, peer: PeerId, args: Option<&str>, form: ArgsForm| {
         Input::Execute(CallRequest {
             waiter: WaiterId(waiter),
-            peer,
+            target: CallTarget::Listed(peer),
             tool: name("add"),
             args: args.map(str::to_owned),
             form,
@@ -883,6 +883,7 @@ fn a_calls_arguments_are_held_to_the_rules_and_the_pages_limits_in_the_session()
     for (i, (args, form, error)) in refused.into_iter().enumerate() {
         let waiter = 10 + i as u64;
         let effects = page.task(call(waiter, native, args, form));
+        let error = CallRefusal::Arguments(error);
         assert_eq!(effects, vec![Effect::RefuseCall { waiter: WaiterId(waiter), error }], "{args:?}");
     }
     // Left out means {}; an array goes to a tool on native's path, which takes one.
@@ -897,6 +898,34 @@ fn a_calls_arguments_are_held_to_the_rules_and_the_pages_limits_in_the_session()
             .collect();
         assert_eq!(sent, vec![args.unwrap_or("{}").to_owned()], "{effects:?}");
     }
+}
+
+#[test]
+fn a_copy_of_a_tool_object_calls_the_pages_own_tool_only() {
+    // A copy of a tool object (not the one getTools returned) is the page's own tool when its window is the
+    // page's, its origin the page's and a tool of its name is registered here, as native takes a copy of its own
+    // tool object; any other copy is refused before anything runs.
+    let mut page = shop();
+    let copy = |waiter: u64, tool: &str, origin: &str, own_window: bool| {
+        Input::Execute(CallRequest {
+            waiter: WaiterId(waiter),
+            target: CallTarget::Copy { origin: origin.to_owned(), own_window },
+            tool: name(tool),
+            args: None,
+            form: ArgsForm::Written,
+            call_id: None,
+            timeout_ms: None,
+        })
+    };
+    let not_listed = |waiter: u64, tool: &str, origin: &str| Effect::RefuseCall {
+        waiter: WaiterId(waiter),
+        error: CallRefusal::NotListed { tool: tool.to_owned(), origin: origin.to_owned() },
+    };
+    assert_eq!(page.task(copy(1, "add", SHOP, false)), vec![not_listed(1, "add", SHOP)], "another window");
+    assert_eq!(page.task(copy(2, "add", WIDGET, true)), vec![not_listed(2, "add", WIDGET)], "another origin");
+    assert_eq!(page.task(copy(3, "pay", SHOP, true)), vec![not_listed(3, "pay", SHOP)], "no such tool here");
+    let effects = page.task(copy(4, "add", SHOP, true));
+    assert!(effects.iter().any(|e| matches!(e, Effect::RunTool { .. })), "the page's own tool runs: {effects:?}");
 }
 
 /// The page's message limits (as its config holds them).

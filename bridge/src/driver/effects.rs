@@ -1,11 +1,10 @@
 //! Carrying out the session's effects in the browser.
 
 use gloo_events::EventListener;
-use interpane_policy::call_args::CallArgsError;
 use interpane_policy::envelope::Message;
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{
-    Effect, Finished, Input, ListedTool, PeerId, PortId, Registration, RunId, RunResult, WindowId,
+    CallRefusal, Effect, Finished, Input, ListedTool, PeerId, PortId, Registration, RunId, RunResult, WindowId,
 };
 use interpane_policy::{ErrorKind, JsonText, RequestId, ToolError, ToolName};
 use wasm_bindgen::{JsCast, JsValue};
@@ -274,12 +273,15 @@ fn settle(waiter: Waiter, outcome: CallOutcome) {
     }
 }
 
-/// Refuses a call whose arguments the session refused: a `TypeError` for a JavaScript caller (as native's
-/// `executeTool` throws for arguments it cannot take), [`crate::CallError::Arguments`] for a Rust one.
-fn refuse(waiter: Waiter, error: CallArgsError) {
+/// Refuses a call the session refused before it started: a `TypeError` for a JavaScript caller (as native's
+/// `executeTool` throws for a tool object or arguments it cannot take), the refusal for a Rust one.
+fn refuse(waiter: Waiter, error: CallRefusal) {
     match waiter {
         Waiter::CallJs { reject, .. } => {
-            let error = js_sys::TypeError::new(&format!("executeTool: {error}"));
+            let error = js_sys::TypeError::new(&match &error {
+                CallRefusal::NotListed { .. } => format!("executeTool(tool, args): {error}"),
+                _ => format!("executeTool: {error}"),
+            });
             let _ = reject.call1(&JsValue::UNDEFINED, &error);
         }
         Waiter::CallRust(sender) => sender.send(Err(error)),

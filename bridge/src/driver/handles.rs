@@ -34,7 +34,7 @@ pub(crate) enum Waiter {
         _abort: Option<EventListener>,
     },
     /// A Rust caller's future: the call's outcome, or why its arguments were refused.
-    CallRust(oneshot::Sender<Result<CallOutcome, interpane_policy::call_args::CallArgsError>>),
+    CallRust(oneshot::Sender<Result<CallOutcome, interpane_policy::session::CallRefusal>>),
     ListJs(js_sys::Function),
     ListRust(oneshot::Sender<Vec<RemoteTool>>),
 }

@@ -156,11 +156,6 @@ impl Driver {
         result
     }
 
-    /// Reads the session.
-    pub fn read<R>(&self, read: impl FnOnce(&Session) -> R) -> R {
-        read(&self.session.borrow())
-    }
-
     /// Carries out the session's effects until none is left (a call from inside one only queues its own), then
     /// sets the browser timer for the next deadline.
     fn pump(&self) {

@@ -2,7 +2,7 @@
 //! docs/native.md): tool objects, arguments, signals and options, each refused with the error native gives.
 
 use interpane_policy::call_args::ArgsForm;
-use interpane_policy::session::{PeerId, ToolSpec};
+use interpane_policy::session::{CallTarget, PeerId, ToolSpec};
 use interpane_policy::{ArgSchema, JsonText, Limits, ParseOptions, ToolName};
 use wasm_bindgen::prelude::*;
 
@@ -12,21 +12,20 @@ use crate::options::{get, origin_list};
 use crate::{BridgeError, CallOptions, console, js};
 
 pub(super) type PreparedCall =
-    ((PeerId, ToolName), (Option<String>, ArgsForm), CallOptions, Option<web_sys::AbortSignal>);
+    ((CallTarget, ToolName), (Option<String>, ArgsForm), CallOptions, Option<web_sys::AbortSignal>);
 
-/// The tool of a call, checked as native checks it (measured, docs/native.md): an object with `name`, `origin` and
-/// `window`, else a `TypeError`. A tool object `getTools()` returned names its window to the bridge; any other
-/// object (a copy, say) is taken for a tool of this page when its `origin` and `window` are this page's and a tool
-/// of its name is registered here, as native takes a copy of its own tool object; else a `TypeError`, as native's
-/// for a made-up tool.
-fn call_target(driver: &Driver, tool: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
+/// The tool of a call, read as native reads it (measured, docs/native.md): an object with `name`, `origin` and
+/// `window`, else a `TypeError`. A tool object `getTools()` returned names its peer; any other object (a copy, say)
+/// is handed to the session with what only the browser can tell, whether its `window` is this page's
+/// (`CallTarget::Copy`): the session decides whether it is a tool of this page.
+fn call_target(tool: &JsValue) -> Result<(CallTarget, ToolName), JsValue> {
     let refused =
         |why: &str| type_error(&format!("executeTool(tool, args): {why}; pass a tool returned by getTools()"));
     let name = get(tool, "name").as_string().ok_or_else(|| refused("tool must be an object with a name"))?;
     let name = ToolName::new(name).map_err(|e| type_error(&format!("executeTool: {e}")))?;
     let reference = js::tool_ref(tool);
     if reference >= 0 {
-        return Ok((PeerId(reference as u32), name));
+        return Ok((CallTarget::Listed(PeerId(reference as u32)), name));
     }
     let origin = get(tool, "origin").as_string().ok_or_else(|| refused("tool.origin must be a string"))?;
     let window = get(tool, "window");
@@ -34,18 +33,12 @@ fn call_target(driver: &Driver, tool: &JsValue) -> Result<(PeerId, ToolName), Js
         return Err(refused("tool.window must be the window of the tool"));
     }
     let own_window = web_sys::window().is_some_and(|w| js_sys::Object::is(&window, &w));
-    let own =
-        own_window && driver.read(|session| session.config().own_origin == origin && session.has_tool(name.as_str()));
-    if own {
-        Ok((PeerId::SELF, name))
-    } else {
-        Err(refused(&format!("{name} of {origin} is not a tool this page listed")))
-    }
+    Ok((CallTarget::Copy { origin, own_window }, name))
 }
 
 /// The target of a tool `getTools` listed on native's path: the native peer of its window and origin (calls to it
 /// go through the session too, so that `callId`, `toolresult` and time limits work as on the bridge's path).
-fn native_target(driver: &Driver, tool: &JsValue, native: &JsValue) -> Result<(PeerId, ToolName), JsValue> {
+fn native_target(driver: &Driver, tool: &JsValue, native: &JsValue) -> Result<(CallTarget, ToolName), JsValue> {
     let name = get(tool, "name").as_string().ok_or_else(|| type_error("executeTool: the tool has no name"))?;
     let name = ToolName::new(name).map_err(|e| type_error(&format!("executeTool: {e}")))?;
     let origin = get(tool, "origin").as_string().ok_or_else(|| type_error("executeTool: the tool has no origin"))?;
@@ -55,7 +48,7 @@ fn native_target(driver: &Driver, tool: &JsValue, native: &JsValue) -> Result<(P
         .native_peer(window, &origin)
         .ok_or_else(|| type_error("executeTool: the bridge has no peer for the tool's window"))?;
     driver.handles.borrow_mut().native_tools.insert((peer, name.to_string()), native.clone());
-    Ok((peer, name))
+    Ok((CallTarget::Listed(peer), name))
 }
 
 pub(super) fn prepare_call(
@@ -67,7 +60,7 @@ pub(super) fn prepare_call(
     let native = crate::native::native_tool(tool);
     let target = match &native {
         Some(native) => native_target(driver, tool, native)?,
-        None => call_target(driver, tool)?,
+        None => call_target(tool)?,
     };
     let args = call_args(args, native.is_some())?;
     let signal = call_signal(options)?;

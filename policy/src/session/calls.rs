@@ -12,7 +12,7 @@ use crate::journal::{
 };
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::ids::{Locator, PeerId, WaiterId};
-use crate::session::io::{CallRequest, Effect, Finished, ObservedCall, ObservedStatus};
+use crate::session::io::{CallRefusal, CallRequest, CallTarget, Effect, Finished, ObservedCall, ObservedStatus};
 use crate::session::journals::Deferred;
 use crate::session::peers::{Sender, Via};
 use crate::session::timers::{LIVENESS_MS, Timer};
@@ -30,16 +30,33 @@ pub(crate) struct PageCall {
 }
 
 impl Session {
-    /// A call the page made: its arguments are held to the rules and the page's limits (refused at once when they
-    /// break them), then it starts when the journals are open.
+    /// A call the page made: its tool object must name a tool, and its arguments are held to the rules and the
+    /// page's limits (refused at once otherwise); then it starts when the journals are open.
     pub(crate) fn execute(&mut self, request: CallRequest) {
-        let CallRequest { waiter, peer, tool, args, form, call_id, timeout_ms } = request;
-        match accept_call_args(args.as_deref().unwrap_or("{}"), form, &self.config.limits) {
-            Ok(args) => {
+        let CallRequest { waiter, target, tool, args, form, call_id, timeout_ms } = request;
+        let accepted = self
+            .call_peer(target, &tool)
+            .and_then(|peer| Ok((peer, accept_call_args(args.as_deref().unwrap_or("{}"), form, &self.config.limits)?)));
+        match accepted {
+            Ok((peer, args)) => {
                 let call = PageCall { waiter, peer, tool, args, call_id, timeout_ms };
                 self.when_journals_open(Deferred::Execute(call));
             }
             Err(error) => self.effects.push_back(Effect::RefuseCall { waiter, error }),
+        }
+    }
+
+    /// The peer whose tool a call's tool object names.
+    fn call_peer(&self, target: CallTarget, tool: &ToolName) -> Result<PeerId, CallRefusal> {
+        match target {
+            CallTarget::Listed(peer) => Ok(peer),
+            CallTarget::Copy { origin, own_window } => {
+                if own_window && origin == self.config.own_origin && self.catalog.get(tool.as_str()).is_some() {
+                    Ok(PeerId::SELF)
+                } else {
+                    Err(CallRefusal::NotListed { tool: tool.to_string(), origin })
+                }
+            }
         }
     }
 

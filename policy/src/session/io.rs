@@ -162,8 +162,8 @@ pub struct ListRequest {
 pub struct CallRequest {
     /// Who waits for the outcome.
     pub waiter: WaiterId,
-    /// The peer whose tool it is (from a listed tool), or [`PeerId::SELF`].
-    pub peer: PeerId,
+    /// Whose tool it is.
+    pub target: CallTarget,
     /// The tool.
     pub tool: ToolName,
     /// The arguments as the caller gave them, as JSON text (`None`: left out, which means `{}`). What they must be
@@ -176,6 +176,39 @@ pub struct CallRequest {
     pub call_id: Option<String>,
     /// The call's time limit (ms).
     pub timeout_ms: Option<u32>,
+}
+
+/// The tool object a call names, as the driver read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallTarget {
+    /// A tool the page listed (`getTools` named its peer), or the page's own ([`PeerId::SELF`]).
+    Listed(PeerId),
+    /// Another object with the tool's `origin` and `window` (a copy of a listed tool, say): the page's own tool
+    /// when the window is the page's own (`own_window`, which only the driver can see), the origin is the page's and
+    /// a tool of that name is registered here, as native takes a copy of its own tool object; else refused.
+    Copy {
+        /// The object's `origin`.
+        origin: String,
+        /// Its `window` is this page's window.
+        own_window: bool,
+    },
+}
+
+/// Why a call the page made was refused before it started ([`Effect::RefuseCall`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallRefusal {
+    /// Its arguments break the rules.
+    #[error(transparent)]
+    Arguments(#[from] CallArgsError),
+    /// Its tool object is not a tool the page listed nor one of the page's own.
+    #[error("{tool} of {origin} is not a tool this page listed; pass a tool returned by getTools()")]
+    NotListed {
+        /// The tool's name.
+        tool: String,
+        /// The origin the object gave.
+        origin: String,
+    },
 }
 
 /// A call of one of this page's tools that native WebMCP made: native called the `execute` the bridge registered
@@ -320,14 +353,14 @@ pub enum Answer {
 /// Something the session wants done: a browser call, a promise settled, an event fired.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    /// Refuse a call the page made ([`Input::Execute`]) before it starts: its arguments break the rules. It fires
-    /// no `toolresult`: the page made the call and sees it refused (the JavaScript API rejects with a `TypeError`,
-    /// the Rust API with `CallError::Arguments`).
+    /// Refuse a call the page made ([`Input::Execute`]) before it starts: its tool object names no tool, or its
+    /// arguments break the rules. It fires no `toolresult`: the page made the call and sees it refused (the
+    /// JavaScript API rejects with a `TypeError`, the Rust API with `CallError::Arguments` for arguments).
     RefuseCall {
         /// Who waits for the call.
         waiter: WaiterId,
         /// Why it was refused.
-        error: CallArgsError,
+        error: CallRefusal,
     },
     /// Write the journals' changes to storage now: hand [`Session::write_journals`](crate::session::Session::write_journals)
     /// the page's store before carrying out the next effect. The effects after this one may depend on what it

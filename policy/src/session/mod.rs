@@ -71,8 +71,8 @@ pub use catalog::RegisterError;
 pub use from_native::UNREGISTERED_MESSAGE;
 pub use ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
 pub use io::{
-    Answer, CallRequest, Effect, Finished, FromNative, Input, ListRequest, ListedTool, ObservedCall, ObservedStatus,
-    RunResult, ToolSpec, WindowFacts,
+    Answer, CallRefusal, CallRequest, CallTarget, Effect, Finished, FromNative, Input, ListRequest, ListedTool,
+    ObservedCall, ObservedStatus, RunResult, ToolSpec, WindowFacts,
 };
 pub use random::{Entropy, id_text};
 pub use timers::{ACK_BATCH, ACK_DELAY_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
@@ -270,21 +270,11 @@ impl Session {
         self.timers.next()
     }
 
-    /// The window a peer's tools run in.
-    pub fn peer_window(&self, peer: PeerId) -> Option<WindowId> {
-        self.peers.get(peer).filter(|p| !p.gone).map(|p| p.window)
-    }
-
     /// The peer through which native WebMCP reaches the tools of `window` at `origin` (the tools `getTools`
     /// listed on native's path), created when new.
     fn native_peer(&mut self, window: WindowId, origin: &str) -> PeerId {
         let locator = self.windows.get(&window).map(|f| f.locator.clone()).unwrap_or(Locator::Unknown);
         self.peers.native(window, origin, &locator)
-    }
-
-    /// Whether this page has a tool named `name`.
-    pub fn has_tool(&self, name: &str) -> bool {
-        self.catalog.get(name).is_some()
     }
 
     /// One event, at `now` (ms since the epoch). What it leads to is queued as effects; the page's requests that

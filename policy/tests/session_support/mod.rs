@@ -15,8 +15,8 @@ use interpane_policy::envelope::Message;
 use interpane_policy::journal::{ConsumerJournal, JournalConfig, JournalStore, MemoryStore, Owner, ProviderJournal};
 use interpane_policy::log_store::LogStore;
 use interpane_policy::session::{
-    Answer, CallRequest, Config, Effect, Entropy, Input, ListRequest, Locator, PeerId, PortId, Registration, Session,
-    ToolSpec, WaiterId, WindowId,
+    Answer, CallRequest, CallTarget, Config, Effect, Entropy, Input, ListRequest, Locator, PeerId, PortId,
+    Registration, Session, ToolSpec, WaiterId, WindowId,
 };
 use interpane_policy::{JsonText, Limits, OriginList, RequestId, StoreError, ToolName};
 
@@ -291,7 +291,7 @@ pub fn list(waiter: u64, from_origins: &str, windows: &[(u32, Locator)]) -> Inpu
 pub fn execute(waiter: u64, peer: PeerId, tool_name: &str, args: &str, timeout_ms: Option<u32>) -> Input {
     Input::Execute(CallRequest {
         waiter: WaiterId(waiter),
-        peer,
+        target: CallTarget::Listed(peer),
         tool: name(tool_name),
         args: Some(args.to_owned()),
         form: ArgsForm::Written,

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Holds the package's download to a budget (issue 24): what a page that imports the package fetches before its
+# first call, each file compressed with gzip -9 (no name or time in the header, so the figure depends on the bytes
+# alone): the entry index.js (the wasm-bindgen glue is inside it) and interpane_bg.wasm. Fails when the sum is over
+# the budget, so that no change grows the download unnoticed; a change that must grow it raises the budget here, in
+# the same commit, and says why. Bytes are deterministic for one toolchain (rustc, wasm-bindgen, esbuild, gzip).
+#
+# Usage: scripts/size-budget.sh [package folder]   (default bridge/pkg, built by scripts/build-pkg.sh)
+#        SIZE_BUDGET_BYTES=N overrides the budget (to check that an over-budget package fails).
+set -euo pipefail
+LOG_TAG=size
+source "$(dirname "$0")/lib.sh"
+
+# Measured at the commit that set it (docs/performance.md, "Size budget"); issue 24's target is 150 KiB.
+BUDGET_BYTES=${SIZE_BUDGET_BYTES:-306176}
+
+pkg=${1:-"$ROOT/bridge/pkg"}
+total=0
+for file in index.js interpane_bg.wasm; do
+  [ -f "$pkg/$file" ] || die "$pkg/$file is missing: run scripts/build-pkg.sh first"
+  raw=$(wc -c < "$pkg/$file")
+  packed=$(gzip -9 -n -c "$pkg/$file" | wc -c)
+  printf '%-20s %9d bytes raw %9d bytes gzip -9\n' "$file" "$raw" "$packed"
+  total=$((total + packed))
+done
+printf '%-20s %9s           %9d bytes gzip -9 (%d.%d KiB); budget %d bytes\n' download "" "$total" \
+  $((total / 1024)) $(((total % 1024) * 10 / 1024)) "$BUDGET_BYTES"
+if [ "$total" -gt "$BUDGET_BYTES" ]; then
+  echo "over the budget by $((total - BUDGET_BYTES)) bytes: make it smaller, or raise BUDGET_BYTES in scripts/size-budget.sh and say why"
+  exit 1
+fi
+echo "within the budget ($((BUDGET_BYTES - total)) bytes to spare)"
