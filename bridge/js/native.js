@@ -78,19 +78,17 @@ export function registerNative(native, registration, name, description, inputSch
   }
 }
 
-// Native's tools as this page's getTools lists them (docs/native.md, "The path of a call"). `fromOrigins` (exact
-// origins) is passed when not empty; a refusal (NotAllowedError: the frame lacks allow="tools", say) lists what
-// native gives without it, and any other failure lists nothing: the bridge's own listing stands.
-export async function nativeGetTools(native, fromOrigins) {
-  try {
-    return Array.from(await native.getTools(fromOrigins.length > 0 ? { fromOrigins } : {}));
-  } catch {
+// Native's tools as this page's getTools lists them (docs/native.md, "The path of a call"): `asks` (the policy's
+// native_asks) are tried in order until native answers one, each an array of exact origins for
+// getTools({ fromOrigins }) or null for getTools(); when native refuses them all, it lists nothing and the bridge's
+// own listing stands.
+export async function nativeGetTools(native, asks) {
+  for (const fromOrigins of asks) {
     try {
-      return fromOrigins.length > 0 ? Array.from(await native.getTools()) : [];
-    } catch {
-      return [];
-    }
+      return Array.from(await (fromOrigins ? native.getTools({ fromOrigins }) : native.getTools()));
+    } catch {}
   }
+  return [];
 }
 
 const NATIVE_TOOL = Symbol("interpane.nativeTool");

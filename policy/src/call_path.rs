@@ -67,3 +67,53 @@ pub fn merge_listings(bridge: &[(usize, &str)], native: &[(usize, &str)]) -> Vec
     }
     merged
 }
+
+/// What to ask native's `getTools` for, in order, when the page lists tools `fromOrigins` where the browser has
+/// native WebMCP: the next ask is made only when native refused the one before it (it rejects a whole list for one
+/// origin it does not take).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NativeAsk {
+    /// `getTools({ fromOrigins })` with these exact origins (native takes no wildcard).
+    FromOrigins(Vec<String>),
+    /// `getTools()`: the tools native lists by default (the page's own origin's).
+    OwnOrigin,
+}
+
+/// The asks of a native listing for `from_origins` (see [`NativeAsk`]): with exact origins, those first, then the
+/// page's own origin's tools rather than none when native refuses them; without any (no list, or wildcards only),
+/// the page's own origin's. When native refuses every ask, the listing has no native tools.
+///
+/// ```
+/// use interpane_policy::call_path::{NativeAsk, native_asks};
+/// use interpane_policy::OriginList;
+///
+/// let list = OriginList::parse("https://a.example")?;
+/// assert_eq!(native_asks(&list), [NativeAsk::FromOrigins(vec!["https://a.example".into()]), NativeAsk::OwnOrigin]);
+/// assert_eq!(native_asks(&OriginList::empty()), [NativeAsk::OwnOrigin]);
+/// # Ok::<(), interpane_policy::OriginListError>(())
+/// ```
+pub fn native_asks(from_origins: &crate::OriginList) -> Vec<NativeAsk> {
+    let exact: Vec<String> = from_origins.iter().filter(|p| !p.is_wildcard()).map(|p| p.as_str().to_owned()).collect();
+    if exact.is_empty() {
+        return vec![NativeAsk::OwnOrigin];
+    }
+    vec![NativeAsk::FromOrigins(exact), NativeAsk::OwnOrigin]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{OriginList, ParseOptions};
+
+    #[test]
+    fn native_is_asked_for_exact_origins_then_the_pages_own() {
+        let options = ParseOptions::default().allow_wildcards(true);
+        let mixed = OriginList::parse_with("https://*.a.example, https://b.example", options).unwrap();
+        assert_eq!(
+            native_asks(&mixed),
+            [NativeAsk::FromOrigins(vec!["https://b.example".into()]), NativeAsk::OwnOrigin]
+        );
+        let wildcards = OriginList::parse_with("https://*.a.example", options).unwrap();
+        assert_eq!(native_asks(&wildcards), [NativeAsk::OwnOrigin]);
+    }
+}

@@ -9,7 +9,7 @@ use interpane_policy::guard::RefusalKind;
 #[cfg(feature = "js-api")]
 use interpane_policy::{
     OriginList,
-    call_path::{Merged, merge_listings},
+    call_path::{Merged, NativeAsk, merge_listings, native_asks},
 };
 use wasm_bindgen::prelude::*;
 
@@ -31,7 +31,7 @@ extern "C" {
     #[wasm_bindgen(js_name = watchNativeRegistrations)]
     pub(crate) fn watch_native_registrations(native: &JsValue, registered: &js_sys::Function);
     #[wasm_bindgen(js_name = nativeGetTools)]
-    fn native_get_tools(native: &JsValue, from_origins: js_sys::Array) -> js_sys::Promise;
+    fn native_get_tools(native: &JsValue, asks: js_sys::Array) -> js_sys::Promise;
     #[wasm_bindgen(js_name = nativeToolObject)]
     fn native_tool_object(native_tool: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = nativeToolOf)]
@@ -123,11 +123,20 @@ fn call_from_native(
 /// the bridge's listing as it is.
 pub(crate) fn with_native_listing(bridge: js_sys::Promise, from_origins: &OriginList) -> js_sys::Promise {
     let Some(native) = registry::context() else { return bridge };
-    let exact: js_sys::Array =
-        from_origins.iter().filter(|p| !p.is_wildcard()).map(|p| JsValue::from_str(p.as_str())).collect();
+    // What to ask native, in order until it answers, is the policy's (native_asks): an array of origins for
+    // getTools({ fromOrigins }), null for getTools().
+    let asks: js_sys::Array = native_asks(from_origins)
+        .into_iter()
+        .map(|ask| match ask {
+            NativeAsk::FromOrigins(origins) => {
+                JsValue::from(origins.iter().map(|o| JsValue::from_str(o)).collect::<js_sys::Array>())
+            }
+            NativeAsk::OwnOrigin => JsValue::NULL,
+        })
+        .collect();
     wasm_bindgen_futures::future_to_promise(async move {
         let bridge = js_sys::Array::from(&wasm_bindgen_futures::JsFuture::from(bridge).await?);
-        let listed = wasm_bindgen_futures::JsFuture::from(native_get_tools(&native, exact)).await;
+        let listed = wasm_bindgen_futures::JsFuture::from(native_get_tools(&native, asks)).await;
         let listed = listed.map(|l| js_sys::Array::from(&l)).unwrap_or_default();
         Ok(merge(&bridge, &listed).into())
     })
