@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs each cargo-fuzz target of interpane-policy for the given number of seconds (default 60):
-# origin lists, message envelopes, journal entries, the calls channel's messages. Installs cargo-fuzz once.
+# origin lists, message envelopes, journal entries, the calls channel's and the tab probe's messages. Installs
+# cargo-fuzz once.
 # It runs on the machine's stable toolchain: cargo fuzz passes unstable flags (-Zsanitizer, coverage options), which
 # RUSTC_BOOTSTRAP=1 lets stable rustc take, so no nightly is needed. No sanitizer (--sanitizer none): the policy
 # crate forbids unsafe code, so AddressSanitizer would find nothing libFuzzer's own checks do not, at a third of the
@@ -16,7 +17,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --quiet || die "cargo install cargo-fuzz failed"
 fi
 cd "$ROOT/policy"
-for target in origin_list envelope journal_entry calls_channel; do
+for target in origin_list envelope journal_entry calls_channel tab_probe; do
   log "fuzzing $target for ${seconds}s"
   mkdir -p "fuzz/corpus/$target"
   RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none -O -a "$target" "fuzz/corpus/$target" -- \

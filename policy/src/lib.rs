@@ -7,8 +7,8 @@
 //!
 //! Where to look: who may list, call, cancel or connect, and where every answer goes — `session` (its module docs
 //! name the file of each); origin lists and visibility — [`origin`]; message shapes and limits — [`envelope`];
-//! once-only — [`journal`]; argument checks — [`schema`]; flood guards and rate-limited warnings — [`guard`]. The
-//! data flow of one call is drawn in docs/architecture.md.
+//! once-only — [`journal`], and which tab a page is — [`tab_probe`]; argument checks — [`schema`]; flood guards and
+//! rate-limited warnings — [`guard`]. The data flow of one call is drawn in docs/architecture.md.
 #![deny(missing_docs)]
 
 mod byte_scan;
@@ -25,6 +25,7 @@ pub mod outcome;
 pub mod schema;
 pub mod session;
 pub mod sorted_map;
+pub mod tab_probe;
 #[cfg(test)]
 mod test_rng;
 
