@@ -1,95 +1,93 @@
-// Which tab and frame slot this page is (docs/once-only.md §5): a Web Lock and a BroadcastChannel probe, with
-// names and proofs that are HMAC-SHA-256 values keyed with the tab id. The policy's claim_step decides each step.
-
-// Tells a reload from a duplicated tab (docs/once-only.md §5). Resolves "owner" when this page is its tab's page in
-// its frame slot, "duplicate" when a live page of the same tab and slot proved that it is alive (this page is a
-// copy), "unknown" when the browser has no Web Locks or no Web Crypto. `decide(event, proven)` is the policy's
-// claim_step: it hears "taken", "held", "answer" (with whether the answer is the expected proof) and "timeout", and
-// says "owner", "duplicate", "probe" or "wait"; it is never called once the claim has settled.
+// Which tab and frame slot this page is (docs/once-only.md §5): a Web Lock and a BroadcastChannel probe. This module
+// does the browser's part only — the lock requests, the channel, the timer, and the HMAC-SHA-256 values keyed with
+// the tab id. Every decision and every message is the policy's claim (interpane_policy::tab_probe::TabClaim, driven
+// by tab.rs): each event goes to `step`, and the effects it answers are carried out in order.
 //
 // Nothing another page can read lets it claim the tab: the lock's name and every proof are HMAC-SHA-256 values
 // keyed with the tab id, which stays in this tab's sessionStorage. A probe carries a fresh random nonce, and only a
 // page that knows the tab id can answer it with the proof for it.
-export async function claimLock(tab, slot, channelName, timeoutMs, decide) {
-  const locks = globalThis.navigator?.locks;
+
+// The claim's secrets for `tab` in frame `slot`: `{ key, slot, lockName, nonce, expected }` (the HMAC key, the
+// lock's name, this page's fresh nonce and the proof a live page of the tab answers it with), or null when the
+// browser has no Web Locks or no Web Crypto.
+export async function tabSecrets(tab, slot) {
   const subtle = globalThis.crypto?.subtle;
-  if (!locks || !subtle) return "unknown";
-  let key, lockName, nonce, expected;
+  if (!globalThis.navigator?.locks || !subtle) return null;
   try {
-    key = await subtle.importKey("raw", new TextEncoder().encode(tab), { name: "HMAC", hash: "SHA-256" }, false, [
+    const key = await subtle.importKey("raw", new TextEncoder().encode(tab), { name: "HMAC", hash: "SHA-256" }, false, [
       "sign",
     ]);
-    lockName = `webmcp:${await tabMac(key, "lock", slot)}`;
-    nonce = hexOf(crypto.getRandomValues(new Uint8Array(16)));
-    expected = await tabMac(key, "proof", slot, nonce);
+    const nonce = hexOf(crypto.getRandomValues(new Uint8Array(16)));
+    const lockName = `webmcp:${await tabMac(key, "lock", slot)}`;
+    return { key, slot, lockName, nonce, expected: await tabMac(key, "proof", slot, nonce) };
   } catch {
-    return "unknown";
+    return null;
   }
-  return new Promise((resolve) => {
-    let settled = false;
-    let answer = "unknown";
-    let channel = null;
-    let timer = null;
-    const waiting = new AbortController();
-    const act = (event, proven) => {
-      if (settled) return;
-      const step = decide(event, proven === true);
-      if (step === "probe") return probe();
-      if (step !== "owner" && step !== "duplicate") return;
-      settled = true;
-      answer = step;
-      clearTimeout(timer);
-      channel?.close();
-      if (step === "owner") answerProbes(key, lockName, slot, channelName);
-      else waiting.abort();
-      resolve(step);
-    };
-    const probe = () => {
-      try {
-        channel = new BroadcastChannel(channelName);
-        channel.onmessage = (event) => {
-          const data = event.data;
-          if (data?.alive === lockName && data.nonce === nonce) act("answer", data.proof === expected);
-        };
-        channel.postMessage({ probe: lockName, nonce });
-      } catch {}
-      timer = setTimeout(() => act("timeout"), timeoutMs);
-      // Wait for the lock meanwhile: a reload's old page lets go of it. A page that became the owner without it (its
-      // holder is not of this tab) keeps waiting, and holds it once its holder lets go.
-      locks
-        .request(lockName, { signal: waiting.signal }, () => {
-          act("taken");
-          return answer === "owner" ? new Promise(() => {}) : undefined;
-        })
-        .catch(() => {});
-    };
-    locks
-      .request(lockName, { ifAvailable: true }, (lock) => {
-        act(lock ? "taken" : "held");
-        return lock && answer === "owner" ? new Promise(() => {}) : undefined;
-      })
-      .catch(() => {
-        if (!settled) {
-          settled = true;
-          resolve("unknown");
-        }
-      });
-  });
 }
 
-// Answers the probes of copies of this page (same tab, same slot) with the proof for their nonce.
-function answerProbes(key, lockName, slot, channelName) {
-  try {
-    const channel = new BroadcastChannel(channelName);
-    channel.onmessage = async (event) => {
-      const data = event.data;
-      if (data?.probe !== lockName || typeof data.nonce !== "string" || !/^[0-9a-f]{32}$/.test(data.nonce)) return;
-      if ("alive" in data) return;
-      try {
-        channel.postMessage({ alive: lockName, nonce: data.nonce, proof: await tabMac(key, "proof", slot, data.nonce) });
-      } catch {}
+// Runs the claim of `secrets.lockName`; resolves with the outcome the policy settles on. `step(event, data, proof)`
+// hears "taken", "held", "failed", "timeout", "message" (data: the message's data) and "proof" (data: a nonce, proof:
+// the proof for it), and answers a list of effects `[effect, argument]`. The channel stays open once the page is its
+// tab's page: the policy answers probes with it.
+export function claimLock(secrets, channelName, step) {
+  const { key, slot, lockName } = secrets;
+  const locks = navigator.locks;
+  return new Promise((resolve) => {
+    let channel = null;
+    let timer;
+    const waiting = new AbortController();
+    const forever = () => new Promise(() => {});
+    // Hands one event to the policy and carries out its effects; true when the lock just granted is to be kept.
+    const act = (event, data, proof) => {
+      let hold = false;
+      for (const [effect, argument] of step(event, data, proof)) {
+        switch (effect) {
+          case "post":
+            try {
+              channel?.postMessage(JSON.parse(argument));
+            } catch {}
+            break;
+          case "timer":
+            timer = setTimeout(() => act("timeout"), argument);
+            break;
+          case "stop-timer":
+            clearTimeout(timer);
+            break;
+          case "wait":
+            locks
+              .request(lockName, { signal: waiting.signal }, () => (act("taken") ? forever() : undefined))
+              .catch(() => {});
+            break;
+          case "stop-waiting":
+            waiting.abort();
+            break;
+          case "hold":
+            hold = true;
+            break;
+          case "prove":
+            tabMac(key, "proof", slot, argument).then(
+              (proof) => act("proof", argument, proof),
+              () => {},
+            );
+            break;
+          case "close":
+            channel?.close();
+            break;
+          case "settled":
+            resolve(argument);
+            break;
+        }
+      }
+      return hold;
     };
-  } catch {}
+    try {
+      channel = new BroadcastChannel(channelName);
+      channel.onmessage = (event) => act("message", event.data);
+    } catch {}
+    locks
+      .request(lockName, { ifAvailable: true }, (lock) => (act(lock ? "taken" : "held") ? forever() : undefined))
+      .catch(() => act("failed"));
+  });
 }
 
 function hexOf(bytes) {

@@ -98,18 +98,19 @@ extern "C" {
 
 }
 
-/// `js/tab_claim.js`: which tab and frame slot this page is (Web Locks, a probe).
+/// `js/tab_claim.js`: which tab and frame slot this page is; the browser's part (Web Locks, the channel, the timer,
+/// HMAC-SHA-256), the claim itself being the policy's `TabClaim` (`tab.rs`).
 #[wasm_bindgen(module = "/js/tab_claim.js")]
 extern "C" {
-    /// Resolves "owner", "duplicate" or "unknown"; `decide(event, proven)` answers each step (see tab_claim.js).
+    /// Resolves `{ key, slot, lockName, nonce, expected }` for `tab` in `slot`, or null without Web Locks or Web
+    /// Crypto.
+    #[wasm_bindgen(js_name = tabSecrets)]
+    pub fn tab_secrets(tab: &str, slot: &str) -> js_sys::Promise;
+
+    /// Runs the claim of `tab_secrets`' lock, handing every event to `step(event, data, proof)` and carrying out the
+    /// effects it answers; resolves with the outcome once an effect settles it.
     #[wasm_bindgen(js_name = claimLock)]
-    pub fn claim_lock(
-        tab: &str,
-        slot: &str,
-        channel_name: &str,
-        timeout_ms: u32,
-        decide: &js_sys::Function,
-    ) -> js_sys::Promise;
+    pub fn claim_lock(secrets: &JsValue, channel_name: &str, step: &js_sys::Function) -> js_sys::Promise;
 
 }
 

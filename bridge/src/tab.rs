@@ -7,13 +7,16 @@
 //!
 //! The tab id decides which journal entries are this page's, so it never leaves this tab's sessionStorage: the
 //! lock's name and the proofs are one-way functions of it (js/tab_claim.js), and call announcements carry the tab's
-//! public label instead, a random value stored beside it and renewed with it, which decides nothing. What the tab's
-//! page does with what it learns is decided by the policy (`claim_step`).
+//! public label instead, a random value stored beside it and renewed with it, which decides nothing. The claim —
+//! its messages, its state and each decision — is the policy's `TabClaim`; this file hands it the browser's events
+//! and js/tab_claim.js carries out its effects.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use interpane_policy::journal::{ClaimEvent, ClaimStep, ConsumerJournal, Owner, ProviderJournal, claim_step};
+use interpane_policy::journal::{ConsumerJournal, Owner, ProviderJournal};
 use interpane_policy::log_store::LogStore;
+use interpane_policy::tab_probe::{self, ClaimEffect, ClaimInput, ClaimOutcome, Nonce, TabClaim};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -26,14 +29,6 @@ const TAB_KEY: &str = "webmcp:tab";
 /// The tab's public label, renewed with the tab id.
 const LABEL_KEY: &str = "webmcp:tab-label";
 
-/// The tab probe's channel keeps the name it had before the project was renamed (interpane, 0.1.0), as do the
-/// `webmcp:` storage keys: a page still on an earlier version and a duplicate of it on this one must find each
-/// other's tab claim, or both could resume the same call.
-const CHANNEL: &str = "webmcp-bridge";
-/// How long a page whose lock is held waits for the holder's proof (a live page of the tab answers within
-/// milliseconds) or for the lock, before it concludes that the holder is not of its tab and keeps the tab.
-const CLAIM_TIMEOUT_MS: u32 = 3000;
-
 fn new_tab_id() -> String {
     random::random_id("t").unwrap_or_else(|_| format!("t{}", js_sys::Date::now() as u64))
 }
@@ -43,28 +38,78 @@ fn new_label() -> String {
 }
 
 /// Claims the tab `tab` for this page in `slot`: `true` unless a live page of the same tab and slot proved itself
-/// (this page is a copy). The policy decides each step; js/tab_claim.js does the locking, probing and proving.
+/// (this page is a copy). Without Web Locks or Web Crypto nothing can be learned, and the page keeps its tab.
 async fn claim(tab: &str, slot: &str) -> bool {
-    let decide = Closure::<dyn FnMut(String, bool) -> JsValue>::new(|event: String, proven: bool| {
-        let event = match event.as_str() {
-            "taken" => ClaimEvent::LockTaken,
-            "held" => ClaimEvent::LockHeld,
-            "answer" => ClaimEvent::Answer { proven },
-            "timeout" => ClaimEvent::TimedOut,
-            _ => return JsValue::from_str("wait"),
-        };
-        JsValue::from_str(match claim_step(event) {
-            ClaimStep::Owner => "owner",
-            ClaimStep::Duplicate => "duplicate",
-            ClaimStep::Probe => "probe",
-            ClaimStep::Wait => "wait",
-        })
+    let secrets = JsFuture::from(js::tab_secrets(tab, slot)).await.unwrap_or(JsValue::NULL);
+    let field = |name: &str| js_sys::Reflect::get(&secrets, &JsValue::from_str(name)).ok()?.as_string();
+    let (Some(lock), Some(nonce), Some(expected)) = (field("lockName"), field("nonce"), field("expected")) else {
+        return true;
+    };
+    let claim = match TabClaim::new(&lock, &nonce, &expected) {
+        Ok(claim) => Rc::new(RefCell::new(claim)),
+        Err(error) => {
+            console::warn(&format!("cannot tell a reload from a duplicated tab ({error}): this page keeps its tab"));
+            return true;
+        }
+    };
+    let step = Closure::<dyn FnMut(String, JsValue, JsValue) -> js_sys::Array>::new({
+        let claim = claim.clone();
+        move |event: String, data: JsValue, proof: JsValue| step(&claim, &event, data, proof)
     });
-    let answer =
-        JsFuture::from(js::claim_lock(tab, slot, CHANNEL, CLAIM_TIMEOUT_MS, decide.as_ref().unchecked_ref())).await;
-    // js/tab_claim.js never calls `decide` once the claim has settled, so it may go now.
-    drop(decide);
-    answer.ok().and_then(|a| a.as_string()).as_deref() != Some("duplicate")
+    let settled = js::claim_lock(&secrets, tab_probe::CHANNEL, step.as_ref().unchecked_ref());
+    let _ = JsFuture::from(settled).await;
+    let outcome = claim.borrow().outcome();
+    if outcome == Some(ClaimOutcome::Owner) {
+        // The tab's page answers probes and takes the lock when its holder lets go for as long as it lives.
+        step.forget();
+    }
+    outcome != Some(ClaimOutcome::Duplicate)
+}
+
+/// One event of js/tab_claim.js, handed to the claim; its effects as `[effect, argument]` pairs, in order.
+fn step(claim: &RefCell<TabClaim>, event: &str, data: JsValue, proof: JsValue) -> js_sys::Array {
+    let effects = js_sys::Array::new();
+    let input = match event {
+        "taken" => ClaimInput::LockTaken,
+        "held" => ClaimInput::LockHeld,
+        "failed" => ClaimInput::LockFailed,
+        "timeout" => ClaimInput::TimedOut,
+        // A value JSON cannot write is none of the channel's messages.
+        "message" => match js_sys::JSON::stringify(&data).ok().and_then(|text| text.as_string()) {
+            Some(text) => ClaimInput::Message(text),
+            None => return effects,
+        },
+        "proof" => match (data.as_string().and_then(|nonce| Nonce::new(&nonce).ok()), proof.as_string()) {
+            (Some(nonce), Some(proof)) => ClaimInput::Proved { nonce, proof },
+            _ => return effects,
+        },
+        _ => return effects,
+    };
+    let Ok(mut claim) = claim.try_borrow_mut() else { return effects };
+    claim.handle(input);
+    while let Some(effect) = claim.poll_effect() {
+        let (name, argument) = match effect {
+            ClaimEffect::Post(text) => ("post", JsValue::from(text)),
+            ClaimEffect::StartTimer { ms } => ("timer", JsValue::from(ms)),
+            ClaimEffect::StopTimer => ("stop-timer", JsValue::UNDEFINED),
+            ClaimEffect::WaitForLock => ("wait", JsValue::UNDEFINED),
+            ClaimEffect::StopWaiting => ("stop-waiting", JsValue::UNDEFINED),
+            ClaimEffect::HoldLock => ("hold", JsValue::UNDEFINED),
+            ClaimEffect::Prove(nonce) => ("prove", JsValue::from(nonce.as_str())),
+            ClaimEffect::CloseChannel => ("close", JsValue::UNDEFINED),
+            ClaimEffect::Settled(outcome) => ("settled", JsValue::from(outcome_name(outcome))),
+        };
+        effects.push(&js_sys::Array::of2(&JsValue::from(name), &argument));
+    }
+    effects
+}
+
+fn outcome_name(outcome: ClaimOutcome) -> &'static str {
+    match outcome {
+        ClaimOutcome::Owner => "owner",
+        ClaimOutcome::Duplicate => "duplicate",
+        ClaimOutcome::Unknown => "unknown",
+    }
 }
 
 /// Learns who this page is, opens its journals and resumes its calls; work that needs the journals waits.
