@@ -67,6 +67,8 @@ step tests-native cargo test --workspace --exclude interpane-e2e --locked
 # The e2e crate's tools (demo-check, wpt-webmcp) have unit tests of their own.
 step tests-tools cargo test -p interpane-e2e --bins --locked
 step build-pkg "$ROOT/scripts/build-pkg.sh"
+# The download a page makes before its first call, held to its budget (issue 24).
+step size-budget "$ROOT/scripts/size-budget.sh"
 # Both crates and the npm package would be accepted under their names: metadata, contents, the registries' dry runs.
 step publishable "$ROOT/scripts/check-publish.sh"
 step packaging "$ROOT/tests/packaging/run.sh"
