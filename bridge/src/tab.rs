@@ -14,8 +14,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use interpane_policy::journal::{ConsumerJournal, Owner, ProviderJournal};
-use interpane_policy::log_store::LogStore;
+use interpane_policy::journal::Owner;
 use interpane_policy::tab_probe::{self, ClaimEffect, ClaimInput, ClaimOutcome, Nonce, TabClaim};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -155,40 +154,16 @@ pub(crate) fn claim_owner(driver: Rc<Driver>) {
                 }
             }
         };
-        let now = js_sys::Date::now() as u64;
-        let config = driver.options.journal.clone();
-        let mut consumer_log =
-            LogStore::open(&mut raw, &format!("webmcp:log:c:{}:{}:", owner.tab(), owner.slot()), now);
-        let mut provider_log =
-            LogStore::open(&mut raw, &format!("webmcp:log:p:{}:{}:", owner.tab(), owner.slot()), now);
-        for discarded in consumer_log.take_discarded().into_iter().chain(provider_log.take_discarded()) {
-            console::warn(&format!(
-                "discarded a journal record it cannot read ({}: {})",
-                discarded.key, discarded.reason
-            ));
-        }
-        let (mut consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
-        // Entries are encoded when the store flushes (batched), each once in its latest state.
-        consumer.defer_writes();
         let alive = match &raw {
             RawStore::Session(storage) => Some(AliveMarker::new(storage.clone(), &owner)),
             RawStore::Memory(_) => None,
         };
-        let mut provider = ProviderJournal::open(provider_log, owner, config, now);
-        provider.defer_writes();
+        let previous_page_crashed = alive.as_ref().is_some_and(AliveMarker::previous_page_crashed);
         if let Some(alive) = &alive {
-            if alive.previous_page_crashed() {
-                console::warn(
-                    "the previous page of this frame did not go away cleanly (a crash?): for a day, this page will not run a re-sent call it cannot prove it never received",
-                );
-                provider.previous_page_crashed(now);
-            }
             alive.alive();
         }
-        for warning in consumer.take_warnings().into_iter().chain(provider.take_warnings()) {
-            console::warn(&format!("journal: {warning}"));
-        }
         *driver.alive.borrow_mut() = alive;
-        driver.open_journals(raw, consumer, provider, label, recoveries);
+        let config = driver.options.journal.clone();
+        driver.open_journals(raw, owner, label, config, previous_page_crashed);
     });
 }

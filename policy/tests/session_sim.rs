@@ -262,14 +262,7 @@ impl Sim {
         session_support::register(&mut session, tool("checkout"), self.now);
         let around = (0..ORIGINS.len()).filter(|j| *j != i).map(|j| (local(i, j), locator(i, j))).collect();
         let slot = if i == 0 { "top".to_owned() } else { format!("top/{}", i - 1) };
-        open_journals_with(
-            &mut session,
-            &mut store,
-            ("tab1", &slot),
-            around,
-            JournalSetup { deferred: true, ..setup },
-            self.now,
-        );
+        open_journals_with(&mut session, &mut store, ("tab1", &slot), around, setup, self.now);
         // The calls channel's hello: a page with a same-origin page beside it hears that it listens.
         if (0..ORIGINS.len()).any(|j| j != i && ORIGINS[j] == origin) {
             session.handle(Input::CallsChannel(interpane_policy::calls_channel::ANSWER.to_owned()), self.now);
@@ -769,7 +762,7 @@ impl Sim {
         // The old page's own store writes happened as they happened: what it had not flushed is lost.
         let store = old.store.clone();
         drop(old);
-        let setup = JournalSetup { deferred: true, crashed: !clean };
+        let setup = JournalSetup { crashed: !clean };
         let window = self.load(i, self.origin(i), store, generation, setup);
         self.windows[i] = Some(window);
         self.pump(i);

@@ -17,10 +17,10 @@ use std::rc::{Rc, Weak};
 use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
 use interpane_policy::guard::RefusalKind;
-use interpane_policy::journal::{ConsumerJournal, ProviderJournal, Recovery};
-use interpane_policy::log_store::LogStore;
+use interpane_policy::journal::{JournalConfig, Owner};
 use interpane_policy::session::{
-    Answer, Config, Input, Locator, PeerId, PortId, Registration, Session, ToolSpec, WaiterId, WindowId,
+    Answer, Config, Input, JournalsOpening, Locator, PeerId, PortId, Registration, Session, ToolSpec, WaiterId,
+    WindowId,
 };
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -147,13 +147,6 @@ impl Driver {
     pub fn input(&self, input: Input) {
         self.session.borrow_mut().handle(input, now());
         self.pump();
-    }
-
-    /// Runs `work` on the session, then carries out what it decided.
-    pub fn with_session<R>(&self, work: impl FnOnce(&mut Session, u64) -> R) -> R {
-        let result = work(&mut self.session.borrow_mut(), now());
-        self.pump();
-        result
     }
 
     /// Carries out the session's effects until none is left (a call from inside one only queues its own), then
@@ -341,20 +334,25 @@ impl Driver {
         }
     }
 
-    /// Opens the journals in the session (tab.rs knows which tab and frame this page is), read from `storage`,
-    /// which their writes go to from now on.
+    /// Opens the journals in the session (tab.rs knows which tab and frame this page is, and whether the page
+    /// before it crashed), read from `storage`, which their writes go to from now on.
     pub fn open_journals(
         &self,
         storage: RawStore,
-        consumer: ConsumerJournal<LogStore>,
-        provider: ProviderJournal<LogStore>,
+        owner: Owner,
         label: String,
-        recoveries: Vec<Recovery>,
+        config: JournalConfig,
+        previous_page_crashed: bool,
     ) {
-        *self.storage.borrow_mut() = Some(storage);
         let around: Vec<(WindowId, Locator)> =
             windows_around().into_iter().map(|(window, locator)| (self.window_id(&window), locator)).collect();
-        self.with_session(|session, now| session.open_journals(consumer, provider, label, recoveries, around, now));
+        let opening = JournalsOpening { owner, label, config, previous_page_crashed, around };
+        {
+            let mut slot = self.storage.borrow_mut();
+            let storage = slot.insert(storage);
+            self.session.borrow_mut().open_journals(storage, opening, now());
+        }
+        self.pump();
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::envelope::Message;
 use crate::guard::RefusalKind;
-use crate::journal::{ConsumerJournal, JournalStore, ProviderJournal, Recovery};
+use crate::journal::{ConsumerJournal, JournalConfig, JournalStore, Owner, ProviderJournal};
 use crate::log_store::LogStore;
 use crate::session::calls::PageCall;
 use crate::session::ids::{Locator, WindowId};
@@ -30,19 +30,52 @@ pub(crate) enum Deferred {
     NativeSettled(crate::ids::RequestId, Result<crate::JsonText, crate::outcome::ToolError>),
 }
 
+/// Which page the journals are this page's, and what the driver found out about the one before it.
+#[derive(Debug, Clone)]
+pub struct JournalsOpening {
+    /// The tab and frame slot this page is (tab.rs, `tab_probe::TabClaim`).
+    pub owner: Owner,
+    /// The tab's public label, which call announcements carry instead of the tab id.
+    pub label: String,
+    /// The journals' limits.
+    pub config: JournalConfig,
+    /// The previous page of this frame slot did not go away cleanly (its last batch of writes may be missing).
+    pub previous_page_crashed: bool,
+    /// The windows around this page now (to find the providers of the previous page's calls again).
+    pub around: Vec<(WindowId, Locator)>,
+}
+
 impl Session {
-    /// Opens the journals: `recoveries` are what the previous page of this frame left unfinished, `around` the
-    /// windows around this page now (to find the providers of those calls again). Then runs what waited.
-    pub fn open_journals(
-        &mut self,
-        consumer: ConsumerJournal<LogStore>,
-        provider: ProviderJournal<LogStore>,
-        label: String,
-        recoveries: Vec<Recovery>,
-        around: Vec<(WindowId, Locator)>,
-        now: u64,
-    ) {
+    /// Opens the journals, read from `storage` (the page's sessionStorage, or memory: the store every later
+    /// [`Session::write_journals`] is handed): the logs of `opening.owner`'s frame slot, what they could not read
+    /// (a warning each), what the previous page left unfinished (resumed), the previous page's crash (noted, with a
+    /// warning). Then runs what waited for them. The one time the session reads storage.
+    pub fn open_journals(&mut self, storage: &mut dyn JournalStore, opening: JournalsOpening, now: u64) {
         self.now = self.now.max(now);
+        let JournalsOpening { owner, label, config, previous_page_crashed, around } = opening;
+        let (tab, slot) = (owner.tab(), owner.slot());
+        let mut consumer_log = LogStore::open(storage, &format!("webmcp:log:c:{tab}:{slot}:"), now);
+        let mut provider_log = LogStore::open(storage, &format!("webmcp:log:p:{tab}:{slot}:"), now);
+        for discarded in consumer_log.take_discarded().into_iter().chain(provider_log.take_discarded()) {
+            let text = format!("discarded a journal record it cannot read ({}: {})", discarded.key, discarded.reason);
+            self.effects.push_back(Effect::Warn(text));
+        }
+        let (mut consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
+        let mut provider = ProviderJournal::open(provider_log, owner, config, now);
+        // Entries are encoded when the journals are written (batched), each once in its latest state.
+        consumer.defer_writes();
+        provider.defer_writes();
+        if previous_page_crashed {
+            self.effects.push_back(Effect::Warn(
+                "the previous page of this frame did not go away cleanly (a crash?): for a day, this page will not \
+                 run a re-sent call it cannot prove it never received"
+                    .to_owned(),
+            ));
+            provider.previous_page_crashed(now);
+        }
+        for warning in consumer.take_warnings().into_iter().chain(provider.take_warnings()) {
+            self.effects.push_back(Effect::Warn(format!("journal: {warning}")));
+        }
         for (window, locator) in around {
             self.windows.entry(window).or_insert(WindowFacts { ancestor: locator == Locator::Parent, locator });
         }

@@ -74,6 +74,7 @@ pub use io::{
     Answer, CallRefusal, CallRequest, CallTarget, Effect, Finished, FromNative, Input, ListRequest, ListedTool,
     ObservedCall, ObservedStatus, RunResult, ToolSpec, WindowFacts,
 };
+pub use journals::JournalsOpening;
 pub use random::{Entropy, id_text};
 pub use timers::{ACK_BATCH, ACK_DELAY_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
 

@@ -12,11 +12,10 @@ use std::rc::Rc;
 
 use interpane_policy::call_args::ArgsForm;
 use interpane_policy::envelope::Message;
-use interpane_policy::journal::{ConsumerJournal, JournalConfig, JournalStore, MemoryStore, Owner, ProviderJournal};
-use interpane_policy::log_store::LogStore;
+use interpane_policy::journal::{JournalConfig, JournalStore, MemoryStore, Owner};
 use interpane_policy::session::{
-    Answer, CallRequest, CallTarget, Config, Effect, Entropy, Input, ListRequest, Locator, PeerId, PortId,
-    Registration, Session, ToolSpec, WaiterId, WindowId,
+    Answer, CallRequest, CallTarget, Config, Effect, Entropy, Input, JournalsOpening, ListRequest, Locator, PeerId,
+    PortId, Registration, Session, ToolSpec, WaiterId, WindowId,
 };
 use interpane_policy::{JsonText, Limits, OriginList, RequestId, StoreError, ToolName};
 
@@ -205,13 +204,12 @@ pub fn open_journals(session: &mut Session, store: &mut dyn JournalStore, tab: &
 /// How the simulated driver opens a page's journals.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JournalSetup {
-    /// Writes wait for the session's flush (as the bridge runs the journals).
-    pub deferred: bool,
     /// The previous page of this frame did not go away cleanly (the bridge's alive marker says so).
     pub crashed: bool,
 }
 
-/// Opens both journals for frame `owner.1` of tab `owner.0` over `store`, with the windows `around` the page.
+/// Opens both journals for frame `owner.1` of tab `owner.0` over `store`, with the windows `around` the page, as
+/// the driver does.
 pub fn open_journals_with(
     session: &mut Session,
     store: &mut dyn JournalStore,
@@ -221,20 +219,14 @@ pub fn open_journals_with(
     now: u64,
 ) {
     let (tab, slot) = owner;
-    let owner = Owner::new(tab, slot).expect("a valid owner");
-    let config = JournalConfig::default();
-    let consumer_log = LogStore::open(store, &format!("webmcp:log:c:{tab}:{slot}:"), now);
-    let provider_log = LogStore::open(store, &format!("webmcp:log:p:{tab}:{slot}:"), now);
-    let (mut consumer, recoveries) = ConsumerJournal::open(consumer_log, owner.clone(), config.clone(), now);
-    let mut provider = ProviderJournal::open(provider_log, owner, config, now);
-    if setup.deferred {
-        consumer.defer_writes();
-        provider.defer_writes();
-    }
-    if setup.crashed {
-        provider.previous_page_crashed(now);
-    }
-    session.open_journals(consumer, provider, format!("label-{tab}"), recoveries, around, now);
+    let opening = JournalsOpening {
+        owner: Owner::new(tab, slot).expect("a valid owner"),
+        label: format!("label-{tab}"),
+        config: JournalConfig::default(),
+        previous_page_crashed: setup.crashed,
+        around,
+    };
+    session.open_journals(store, opening, now);
 }
 
 pub fn name(text: &str) -> ToolName {
