@@ -13,7 +13,7 @@ impl WindowId {
     pub const SELF: WindowId = WindowId(0);
 }
 
-/// A `MessagePort` the driver holds, named by the session (see [`crate::session::Session::new_port_id`]).
+/// A `MessagePort` the driver holds, named by the session (see [`crate::session::Input::NewPort`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PortId(pub u32);
 

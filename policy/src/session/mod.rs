@@ -8,7 +8,7 @@
 //! ([`WindowId`], [`PortId`], [`WaiterId`]). Deadlines leave through [`Session::poll_timeout`] and come back
 //! through [`Session::handle_timeout`]. The journals that make each call run once live inside, in memory; when they
 //! must reach storage the session queues [`Effect::WriteJournals`], and the driver hands
-//! [`Session::write_journals`] the page's [`JournalStore`] (sessionStorage) before it carries out the next effect,
+//! [`Session::write_journals`] the page's [`JournalStore`](crate::journal::JournalStore) (sessionStorage) before it carries out the next effect,
 //! so that a record is in storage before whatever depends on it leaves (a request to a plain peer, say).
 //!
 //! One call of a widget to a shop's tool, through both pages' sessions:
