@@ -49,6 +49,11 @@ policy_stays_pure() {
   echo "interpane-policy depends on no browser crate"
 }
 
+crate_docs() {
+  RUSTDOCFLAGS="-D warnings" cargo doc -p interpane-policy --no-deps --locked &&
+    RUSTDOCFLAGS="-D warnings" wasm_cargo doc -p interpane --no-deps --locked
+}
+
 browser_tests() {
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$(wasm_test_runner)" WASM_BINDGEN_TEST_TIMEOUT=120 \
     wasm_cargo test -p "$1" --tests
@@ -64,6 +69,9 @@ step fmt cargo fmt --all --check
 step clippy-native cargo clippy --workspace --all-targets --locked -- -D warnings
 step clippy-wasm32 wasm_cargo clippy -p interpane-policy -p interpane --all-targets --locked -- -D warnings
 step tests-native cargo test --workspace --exclude interpane-e2e --locked
+# The crates' documentation as docs.rs builds it: every intra-doc link resolves (a renamed or removed item leaves none
+# dangling).
+step docs crate_docs
 # The e2e crate's tools (demo-check, wpt-webmcp) have unit tests of their own.
 step tests-tools cargo test -p interpane-e2e --bins --locked
 step build-pkg "$ROOT/scripts/build-pkg.sh"
