@@ -34,7 +34,7 @@ pub use outcome::{ErrorKind, RetryAfter, ToolError, native_rejection_kind};
 // -- re-exports: origin (owned by the origin work) --
 pub use origin::{
     NativeExposure, Origin, OriginError, OriginErrorKind, OriginList, OriginListError, OriginListWarning,
-    OriginPattern, ParseOptions, WildcardOrigin, native_exposure, tool_visible_to,
+    OriginPattern, ParseOptions, TupleOrigin, WildcardOrigin, WindowOrigin, native_exposure, tool_visible_to,
 };
 // -- re-exports: envelope and limits (owned by the envelope work) --
 pub mod guard;

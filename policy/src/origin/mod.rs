@@ -8,6 +8,9 @@
 //!
 //! [`tool_visible_to`] applies the lists to one tool and one caller; [`native_exposure`] turns them into what the
 //! browser's own WebMCP registry can take.
+//!
+//! A window's origin as the browser reports it is a [`WindowOrigin`]: opaque, or a [`TupleOrigin`], the only kind
+//! a message can be addressed to.
 
 mod entry;
 mod error;
@@ -19,6 +22,7 @@ mod native;
 mod pattern;
 mod value;
 mod visibility;
+mod window;
 
 pub use error::{OriginError, OriginErrorKind, OriginListError, OriginListWarning};
 pub use list::OriginList;
@@ -26,3 +30,5 @@ pub use native::{NativeExposure, native_exposure};
 pub use pattern::{OriginPattern, ParseOptions, WildcardOrigin};
 pub use value::Origin;
 pub use visibility::tool_visible_to;
+pub(crate) use window::OPAQUE_SERIALIZATION;
+pub use window::{TupleOrigin, WindowOrigin};

@@ -129,10 +129,11 @@ pub(crate) fn stored_json(text: Cow<'_, str>) -> Option<JsonText> {
 }
 
 /// Whether `text` can be an origin in an entry and a key: printable ASCII without spaces, not starting with `!`,
-/// and not `"null"` (opaque origins cannot be told apart, and the bridge never answers them).
+/// and not the serialization of an opaque origin, `"null"` (opaque origins cannot be told apart, and the bridge never
+/// answers them).
 pub(crate) fn is_origin_text(text: &str) -> bool {
     !text.is_empty()
-        && text != "null"
+        && text != crate::origin::OPAQUE_SERIALIZATION
         && text.len() <= MAX_ORIGIN_BYTES
         && !text.starts_with('!')
         && text.bytes().all(|b| b.is_ascii_graphic())
