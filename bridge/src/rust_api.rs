@@ -10,7 +10,7 @@ use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{
     CallRefusal, CallRequest, CallTarget, Input, ListRequest, Registration, ToolSpec, WaiterId,
 };
-use interpane_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName};
+use interpane_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName, WindowOrigin};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
@@ -61,7 +61,8 @@ impl Bridge {
         let (sender, receiver) = oneshot::channel();
         let waiter = self.driver.add_waiter(Waiter::ListRust(sender));
         let windows = self.driver.windows_to_ask(&[]);
-        let origin_hints = js::origin_hints().iter().filter_map(|h| h.as_string()).collect();
+        let origin_hints =
+            js::origin_hints().iter().filter_map(|h| h.as_string()).map(|h| WindowOrigin::from_browser(&h)).collect();
         let request = ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms: None };
         self.driver.input(Input::ListTools(request));
         receiver.await.unwrap_or_default()

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{Finished, ListedTool, PeerId, WindowId};
-use interpane_policy::{ErrorKind, JsonText, ToolError};
+use interpane_policy::{ErrorKind, JsonText, ToolError, WindowOrigin};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
@@ -32,7 +32,7 @@ pub struct RemoteTool {
     description: String,
     input_schema: Option<JsonText>,
     annotations: Option<JsonText>,
-    origin: String,
+    origin: WindowOrigin,
     pub(crate) peer: PeerId,
     window: WindowId,
 }
@@ -63,7 +63,7 @@ impl RemoteTool {
 
     /// The origin of the window that runs it, as the browser reported it.
     pub fn origin(&self) -> &str {
-        &self.origin
+        self.origin.serialization()
     }
 
     /// The JSON Schema of its arguments.
@@ -89,7 +89,7 @@ impl RemoteTool {
             &self.description,
             &parse(&self.input_schema),
             &parse(&self.annotations),
-            &self.origin,
+            self.origin.serialization(),
             window,
             self.peer.0,
         )
@@ -115,7 +115,7 @@ pub struct ToolResult {
 impl ToolResult {
     pub(crate) fn from_finished(finished: Finished) -> Self {
         let Finished { call_id, name, origin, outcome, duration_ms, recovered } = finished;
-        Self { call_id, name, origin, outcome, duration_ms, recovered }
+        Self { call_id, name, origin: origin.to_string(), outcome, duration_ms, recovered }
     }
 
     /// How the call ended.

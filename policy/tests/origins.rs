@@ -10,7 +10,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use interpane_policy::{
-    Origin, OriginError, OriginErrorKind, OriginList, OriginListWarning, OriginPattern, ParseOptions, tool_visible_to,
+    Origin, OriginError, OriginErrorKind, OriginList, OriginListWarning, OriginPattern, ParseOptions, WindowOrigin,
+    tool_visible_to,
 };
 
 fn wildcards() -> ParseOptions {
@@ -362,7 +363,8 @@ fn null_is_never_allowed() {
         assert!(!OriginList::parse(text).unwrap().allows("null"), "{text:?}");
     }
     assert!(!OriginList::parse_with("https://*.example.com", wildcards()).unwrap().allows("null"));
-    assert!(!tool_visible_to("null", "null", None, &OriginList::empty()));
+    let opaque = WindowOrigin::from_browser("null");
+    assert!(!tool_visible_to(&opaque, &opaque, None, &OriginList::empty()));
 }
 
 #[test]
@@ -595,7 +597,12 @@ fn visibility_follows_the_owner_then_the_tool_list_then_the_page_list() {
         ("https://store.example:443", None, &page, false),
     ];
     for (caller, tool_list, page_list, visible) in cases {
-        assert_eq!(tool_visible_to(caller, owner, tool_list, page_list), visible, "{caller} tool={tool_list:?}");
+        let (caller_origin, owner_origin) = (WindowOrigin::from_browser(caller), WindowOrigin::from_browser(owner));
+        assert_eq!(
+            tool_visible_to(&caller_origin, &owner_origin, tool_list, page_list),
+            visible,
+            "{caller} tool={tool_list:?}"
+        );
     }
 }
 

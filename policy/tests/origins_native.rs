@@ -8,7 +8,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use interpane_policy::{OriginList, OriginListError, ParseOptions, native_exposure};
+use interpane_policy::{OriginList, OriginListError, ParseOptions, WindowOrigin, native_exposure};
 
 fn list(text: &str) -> Result<OriginList, OriginListError> {
     OriginList::parse_with(text, ParseOptions::default().allow_wildcards(true))
@@ -54,7 +54,12 @@ fn native_is_never_wider_than_the_bridge() {
         let page_list = list(page).unwrap();
         for origin in native_exposure(tool_list.as_ref(), &page_list).exposed_to {
             assert!(
-                interpane_policy::tool_visible_to(&origin, "https://owner.example", tool_list.as_ref(), &page_list),
+                interpane_policy::tool_visible_to(
+                    &WindowOrigin::from_browser(&origin),
+                    &WindowOrigin::from_browser("https://owner.example"),
+                    tool_list.as_ref(),
+                    &page_list
+                ),
                 "{origin} for tool {tool:?} on page {page:?}"
             );
         }

@@ -255,7 +255,7 @@ impl Sim {
     /// A new page in window `i`.
     fn load(&mut self, i: usize, origin: &str, mut store: SharedStore, generation: u32, setup: JournalSetup) -> Window {
         let expose = if origin == A { B } else { A };
-        let config = Config::new(origin, OriginList::parse(expose).unwrap());
+        let config = Config::new(session_support::origin(origin), OriginList::parse(expose).unwrap());
         let seed = (i as u64 + 1) * 1000 + u64::from(generation);
         let mut session = Session::new(config, Box::new(session_support::Seeded::new(seed)));
         session_support::register(&mut session, tool("add"), self.now);
@@ -317,16 +317,16 @@ impl Sim {
         match effect {
             Effect::Post { window, origin, message, open_port } => {
                 let j = global(i, window);
-                self.check_outgoing(i, j, &origin, &message);
+                self.check_outgoing(i, j, origin.as_str(), &message);
                 let port = open_port.map(|port| End { window: i, generation, port });
                 if let Some(end) = port {
                     self.unpaired.insert(end);
                 }
-                self.post(i, j, &origin, &message.encode(), port);
+                self.post(i, j, origin.as_str(), &message.encode(), port);
             }
             Effect::PostAround { message, origins } => {
                 for j in 0..ORIGINS.len() {
-                    if j != i && origins.iter().any(|o| o == self.origin(j)) {
+                    if j != i && origins.iter().any(|o| o.as_str() == self.origin(j)) {
                         let origin = self.origin(j).to_owned();
                         self.check_outgoing(i, j, &origin, &message);
                         self.post(i, j, &origin, &message.encode(), None);
@@ -552,6 +552,7 @@ impl Sim {
                     }
                     None => None,
                 };
+                let origin = session_support::origin(&origin);
                 let input = Input::WindowMessage { window: local(to, from), origin, text, port };
                 self.delivering = Some(self.origin(from).to_owned());
                 self.handle(to, input);
@@ -1049,7 +1050,8 @@ fn a_page_can_call_a_sibling_frame_again_after_it_crashed_and_reloaded() {
     let pick_of_b = |sim: &Sim| {
         let listed = &sim.windows[3].as_ref().unwrap().listed;
         let others: Vec<&ListedTool> = listed.iter().filter(|t| t.peer != PeerId::SELF).collect();
-        u8::try_from(others.iter().position(|t| t.origin == B).expect("window 3 listed B's tools")).unwrap()
+        u8::try_from(others.iter().position(|t| t.origin.serialization() == B).expect("window 3 listed B's tools"))
+            .unwrap()
     };
     let pick = pick_of_b(&sim);
     sim.step(&Action::Call { page: 2, pick, own: false, timeout: false });

@@ -22,9 +22,11 @@ use interpane_policy::session::{
     CallRefusal, CallRequest, CallTarget, Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus, PeerId,
     RunId, RunResult, WaiterId, WindowId,
 };
-use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError};
+use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError, TupleOrigin};
 use serde_json::json as value;
-use session_support::{Page, execute, from_window, json, list, name, rid, tool, tool_exposed_to, with_port};
+use session_support::{
+    Page, execute, from_window, json, list, name, origin as window_origin, rid, tool, tool_exposed_to, tuple, with_port,
+};
 
 const SHOP: &str = "https://shop.example";
 const WIDGET: &str = "https://widget.example";
@@ -32,7 +34,7 @@ const EVIL: &str = "https://evil.example";
 
 /// A post to `window` at exactly `origin`.
 fn post(window: u32, origin: &str, message: Message) -> Effect {
-    Effect::Post { window: WindowId(window), origin: origin.to_owned(), message, open_port: None }
+    Effect::Post { window: WindowId(window), origin: tuple(origin), message, open_port: None }
 }
 
 fn descriptor(tool_name: &str, origin: &str) -> ToolDescriptor {
@@ -84,7 +86,7 @@ fn widget_with_shop(open: bool, bridge: bool) -> (Page, PeerId) {
         .iter()
         .filter_map(|e| match e {
             Effect::Post { window, origin, message: Message::GetToolsRequest { request_id, .. }, .. }
-                if *window == WindowId(1) && origin == SHOP =>
+                if *window == WindowId(1) && origin.as_str() == SHOP =>
             {
                 Some(request_id.clone())
             }
@@ -101,7 +103,7 @@ fn widget_with_shop(open: bool, bridge: bool) -> (Page, PeerId) {
     if bridge {
         let connect = effects.remove(0);
         assert!(
-            matches!(&connect, Effect::Post { window: WindowId(1), origin, message: Message::Connect { .. }, open_port: Some(_) } if origin == SHOP),
+            matches!(&connect, Effect::Post { window: WindowId(1), origin, message: Message::Connect { .. }, open_port: Some(_) } if origin.as_str() == SHOP),
             "{connect:?}"
         );
     }
@@ -117,7 +119,7 @@ fn sent_call(effects: &[Effect]) -> String {
         .iter()
         .filter_map(|e| match e {
             Effect::Post { window: WindowId(1), origin, message: Message::ExecuteRequest(r), open_port: None }
-                if origin == SHOP =>
+                if origin.as_str() == SHOP =>
             {
                 Some(r.request_id.as_str().to_owned())
             }
@@ -151,7 +153,7 @@ fn a_page_lists_its_own_tools_without_asking_anyone() {
     let effects = page.task(list(7, "", &[]));
     let own = |n: &str| ListedTool {
         descriptor: descriptor(n, SHOP),
-        origin: SHOP.to_owned(),
+        origin: window_origin(SHOP),
         peer: PeerId::SELF,
         window: WindowId::SELF,
     };
@@ -661,6 +663,33 @@ fn a_call_from_native_is_checked_journaled_reported_and_stoppable_like_the_pages
     assert_eq!(tool_results(&effects), 1);
 }
 
+/// A page at an opaque origin (a sandboxed frame running the bridge) never addresses anything to its own origin:
+/// it has no text a post could name (`"null"` is not an origin a browser delivers to, and `'*'` is never used).
+#[test]
+fn a_page_at_an_opaque_origin_posts_only_to_the_tuple_origins_of_its_lists() {
+    let mut page = Page::new("null", WIDGET);
+    let effects = page.open();
+    let around: Vec<&[TupleOrigin]> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::PostAround { origins, .. } => Some(origins.as_slice()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(around, vec![&[tuple(WIDGET)][..]], "its presence is told to the widget only: {effects:?}");
+    let effects = page.task(list(1, SHOP, &[(1, Locator::Frame(0))]));
+    let asked: Vec<&str> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Post { window: WindowId(1), origin, message: Message::GetToolsRequest { .. }, .. } => {
+                Some(origin.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked, vec![SHOP], "the frame is asked at the allowed origin only: {effects:?}");
+}
+
 #[test]
 fn an_opaque_origin_is_refused_with_a_warning_and_its_port_closed() {
     let mut page = shop();
@@ -684,14 +713,14 @@ fn a_flood_of_malformed_messages_yields_one_warning() {
     let mut warnings = 0;
     for i in 0..200 {
         let input = match i % 3 {
-            0 => Input::UnreadMessage { origin: EVIL.to_owned(), category: ErrorCategory::InvalidJson },
+            0 => Input::UnreadMessage { origin: window_origin(EVIL), category: ErrorCategory::InvalidJson },
             1 => Input::WindowMessage {
                 window: WindowId(4),
-                origin: EVIL.to_owned(),
+                origin: window_origin(EVIL),
                 text: r#"{"type":"WEBMCP_GET_TOOLS_REQUEST"}"#.to_owned(),
                 port: None,
             },
-            _ => Input::UnreadMessage { origin: EVIL.to_owned(), category: ErrorCategory::TooLarge },
+            _ => Input::UnreadMessage { origin: window_origin(EVIL), category: ErrorCategory::TooLarge },
         };
         let effects = page.task(input);
         assert!(effects.iter().all(|e| matches!(e, Effect::Warn(_))), "{effects:?}");
@@ -756,7 +785,7 @@ fn a_listing_keeps_the_tools_of_the_windows_asked_at_the_origins_allowed_only() 
         .iter()
         .filter_map(|e| match e {
             Effect::Post { window, origin, message: Message::GetToolsRequest { request_id, .. }, open_port: None } => {
-                Some((*window, origin.clone(), request_id.as_str().to_owned()))
+                Some((*window, origin.as_str().to_owned(), request_id.as_str().to_owned()))
             }
             _ => None,
         })
@@ -794,7 +823,7 @@ fn a_listing_keeps_the_tools_of_the_windows_asked_at_the_origins_allowed_only() 
     };
     let names: Vec<(&str, WindowId)> = tools.iter().map(|t| (t.descriptor.name.as_str(), t.window)).collect();
     assert_eq!(names, vec![("add", WindowId(1)), ("pay", WindowId(2))]);
-    assert!(tools.iter().all(|t| t.origin == SHOP));
+    assert!(tools.iter().all(|t| t.origin == window_origin(SHOP)));
 }
 
 /// Native WebMCP as a third kind of peer: a tool listed on native's path is called through the session (journaled,
@@ -909,7 +938,7 @@ fn a_copy_of_a_tool_object_calls_the_pages_own_tool_only() {
     let copy = |waiter: u64, tool: &str, origin: &str, own_window: bool| {
         Input::Execute(CallRequest {
             waiter: WaiterId(waiter),
-            target: CallTarget::Copy { origin: origin.to_owned(), own_window },
+            target: CallTarget::Copy { origin: interpane_policy::WindowOrigin::from_browser(origin), own_window },
             tool: name(tool),
             args: None,
             form: ArgsForm::Written,

@@ -6,7 +6,7 @@ use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{
     CallRefusal, Effect, Finished, Input, ListedTool, PeerId, PortId, Registration, RunId, RunResult, WindowId,
 };
-use interpane_policy::{ErrorKind, JsonText, RequestId, ToolError, ToolName};
+use interpane_policy::{ErrorKind, JsonText, RequestId, ToolError, ToolName, TupleOrigin};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::driver::handles::{Handler, JsResult, PortHandle, Waiter};
@@ -18,7 +18,7 @@ impl Driver {
     pub(super) fn carry_out(&self, effect: Effect) {
         match effect {
             Effect::WriteJournals => self.write_journals(),
-            Effect::Post { window, origin, message, open_port } => self.post(window, &origin, &message, open_port),
+            Effect::Post { window, origin, message, open_port } => self.post(window, origin, &message, open_port),
             Effect::PostBatch { port, batch } => {
                 if let Some(handle) = self.handles.borrow().ports.get(&port) {
                     let _ = handle.port.post_message(&JsValue::from_str(&batch));
@@ -33,7 +33,7 @@ impl Driver {
                 let Ok(object) = js_sys::JSON::parse(&message.encode()) else { return };
                 for (window, _) in windows_around() {
                     for origin in &origins {
-                        let _ = js::post_to_window(&window, &object, origin, &JsValue::UNDEFINED);
+                        let _ = js::post_to_window(&window, &object, origin.as_str(), &JsValue::UNDEFINED);
                     }
                 }
             }
@@ -104,7 +104,7 @@ impl Driver {
     }
 
     /// A window message at exactly `origin`; with `open_port`, a new channel whose other end goes with it.
-    fn post(&self, window: WindowId, origin: &str, message: &Message, open_port: Option<PortId>) {
+    fn post(&self, window: WindowId, origin: TupleOrigin, message: &Message, open_port: Option<PortId>) {
         let Some(target) = self.handles.borrow().window(window).cloned() else { return };
         let Ok(object) = js_sys::JSON::parse(&message.encode()) else { return };
         let mut transfer = JsValue::UNDEFINED;
@@ -115,8 +115,8 @@ impl Driver {
             self.handles.borrow_mut().ports.insert(id, PortHandle { port, _listener: listener });
             transfer = js_sys::Array::of1(&channel.port2()).into();
         }
-        if let Err(error) = js::post_to_window(&target, &object, origin, &transfer) {
-            self.input(Input::PostFailed { origin: origin.to_owned(), error: console::describe(&error) });
+        if let Err(error) = js::post_to_window(&target, &object, origin.as_str(), &transfer) {
+            self.input(Input::PostFailed { origin, error: console::describe(&error) });
         }
     }
 

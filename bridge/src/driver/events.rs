@@ -2,9 +2,9 @@
 //! wasm memory), port batches, the page's lifecycle, and tools that finished.
 
 use gloo_events::EventListener;
-use interpane_policy::ErrorCategory;
 use interpane_policy::envelope::ThrownError;
 use interpane_policy::session::{Input, PortId, RunId, RunResult};
+use interpane_policy::{ErrorCategory, WindowOrigin};
 use wasm_bindgen::{JsCast, JsValue};
 
 use std::rc::Weak;
@@ -62,7 +62,7 @@ pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<Eve
 /// (measured without serializing it) before it is serialized; the JSON text must fit again before it is copied
 /// into wasm memory. A message over the limits costs the page a walk of at most the limit, never a copy.
 fn on_window_message(driver: &Driver, event: &web_sys::MessageEvent) {
-    let origin = event.origin();
+    let origin = WindowOrigin::from_browser(&event.origin());
     let Some(source) = event.source() else { return };
     let source: JsValue = source.into();
     if !js::is_window(&source) || !looks_like_ours(&event.data()) {

@@ -16,6 +16,7 @@ use std::rc::{Rc, Weak};
 
 use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
+use interpane_policy::WindowOrigin;
 use interpane_policy::guard::RefusalKind;
 use interpane_policy::journal::{JournalConfig, Owner};
 use interpane_policy::session::{
@@ -92,7 +93,8 @@ impl Driver {
         }
         let window = web_sys::window().ok_or(BridgeError::Unsupported("window"))?;
         let entropy = crate::random::CryptoEntropy::new()?;
-        let mut config = Config::new(window.origin(), options.expose_tools_to.clone());
+        let own_origin = WindowOrigin::from_browser(&window.origin());
+        let mut config = Config::new(own_origin, options.expose_tools_to.clone());
         config.limits = options.limits.clone();
         config.discovery_timeout_ms = options.discovery_timeout_ms;
         config.toolchange_debounce_ms = options.toolchange_debounce_ms;
@@ -325,9 +327,10 @@ impl Driver {
         }
     }
 
-    /// The peer of `window`'s tools at `origin` on native's path.
+    /// The peer of `window`'s tools at `origin` (the native tool's `origin`, as the browser gave it) on native's
+    /// path.
     pub fn native_peer(&self, window: WindowId, origin: &str) -> Option<PeerId> {
-        let input = Input::NativePeer { window, origin: origin.to_owned() };
+        let input = Input::NativePeer { window, origin: WindowOrigin::from_browser(origin) };
         match self.session.borrow_mut().handle(input, now()) {
             Answer::Peer(peer) => Some(peer),
             _ => None,

@@ -3,7 +3,7 @@
 
 use interpane_policy::call_args::ArgsForm;
 use interpane_policy::session::{CallTarget, PeerId, ToolSpec};
-use interpane_policy::{ArgSchema, JsonText, Limits, ParseOptions, ToolName};
+use interpane_policy::{ArgSchema, JsonText, Limits, ParseOptions, ToolName, WindowOrigin};
 use wasm_bindgen::prelude::*;
 
 use super::type_error;
@@ -33,7 +33,7 @@ fn call_target(tool: &JsValue) -> Result<(CallTarget, ToolName), JsValue> {
         return Err(refused("tool.window must be the window of the tool"));
     }
     let own_window = web_sys::window().is_some_and(|w| js_sys::Object::is(&window, &w));
-    Ok((CallTarget::Copy { origin, own_window }, name))
+    Ok((CallTarget::Copy { origin: WindowOrigin::from_browser(&origin), own_window }, name))
 }
 
 /// The target of a tool `getTools` listed on native's path: the native peer of its window and origin (calls to it

@@ -9,7 +9,7 @@ pub(crate) use checks::local_tool;
 use checks::prepare_call;
 
 use interpane_policy::session::{CallRequest, Input, ListRequest};
-use interpane_policy::{ParseOptions, ToolName};
+use interpane_policy::{ParseOptions, ToolName, WindowOrigin};
 use wasm_bindgen::prelude::*;
 
 use std::rc::Weak;
@@ -175,7 +175,11 @@ impl BridgeHandle {
             };
             let waiter = driver.add_waiter(Waiter::ListJs(resolve));
             let windows = driver.windows_to_ask(&extra);
-            let origin_hints = js::origin_hints().iter().filter_map(|h| h.as_string()).collect();
+            let origin_hints = js::origin_hints()
+                .iter()
+                .filter_map(|h| h.as_string())
+                .map(|h| WindowOrigin::from_browser(&h))
+                .collect();
             driver.input(Input::ListTools(ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms }));
         });
         crate::native::with_native_listing(bridge, &native_origins)

@@ -5,7 +5,7 @@
 
 use interpane_policy::calls_channel::{ChannelMessage, decode, encode_statuses};
 use interpane_policy::session::{Config, Entropy, Input, Session};
-use interpane_policy::OriginList;
+use interpane_policy::{OriginList, WindowOrigin};
 use libfuzzer_sys::fuzz_target;
 
 struct Zeros;
@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     if let ChannelMessage::Statuses(calls) = decode(text) {
         assert_eq!(decode(&encode_statuses(&calls)), ChannelMessage::Statuses(calls));
     }
-    let config = Config::new("https://shop.example", OriginList::empty());
+    let config = Config::new(WindowOrigin::from_browser("https://shop.example"), OriginList::empty());
     let mut session = Session::new(config, Box::new(Zeros));
     session.handle(Input::CallsChannel(text.to_owned()), 1);
     while session.poll_effect().is_some() {}

@@ -10,6 +10,7 @@ use crate::journal::{
     CallOutcome, ExecuteRequest, Followup, NewCall, ProviderStatus, ProviderWindow, Settled, Start, StatusDecision,
     ToolOutcome,
 };
+use crate::origin::{TupleOrigin, WindowOrigin};
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::ids::{Locator, PeerId, WaiterId};
 use crate::session::io::{CallRefusal, CallRequest, CallTarget, Effect, Finished, ObservedCall, ObservedStatus};
@@ -54,7 +55,7 @@ impl Session {
                 if own_window && origin == self.config.own_origin && self.catalog.get(tool.as_str()).is_some() {
                     Ok(PeerId::SELF)
                 } else {
-                    Err(CallRefusal::NotListed { tool: tool.to_string(), origin })
+                    Err(CallRefusal::NotListed { tool: tool.to_string(), origin: origin.serialization().to_owned() })
                 }
             }
         }
@@ -67,7 +68,8 @@ impl Session {
             let error = ToolError::new(ErrorKind::Interrupted, "the tool's window went away: list the tools again");
             return self.effects.push_back(Effect::Settle { waiter, outcome: CallOutcome::Failed(error) });
         };
-        let provider = ProviderWindow::new(target.origin.clone(), target.locator.to_string(), target.bridge);
+        let origin = target.origin.serialization().to_owned();
+        let provider = ProviderWindow::new(origin, target.locator.to_string(), target.bridge);
         let wire_id = self.ids.request_id("c_");
         let call = NewCall { call_id, wire_id: wire_id.clone(), tool, provider, args };
         let now = self.now;
@@ -227,7 +229,8 @@ impl Session {
     /// provider's locator).
     pub(crate) fn sent_by_provider_of(&self, from: &Sender, wire_id: &RequestId) -> bool {
         let Some(entry) = self.journals.as_ref().and_then(|j| j.consumer.get(wire_id)) else { return false };
-        if entry.provider().origin != from.origin {
+        // The journal keeps the provider's origin as its serialization (text in storage).
+        if entry.provider().origin != from.origin.serialization() {
             return false;
         }
         if let Some(call) = self.outgoing.calls.get(wire_id) {
@@ -316,7 +319,7 @@ impl Session {
                 duration_ms: Some(duration_ms),
             })
         });
-        let origin = provider.origin.clone();
+        let origin = WindowOrigin::from_browser(&provider.origin);
         self.effects.push_back(Effect::ToolResult(Finished {
             call_id,
             name: tool.to_string(),
@@ -356,7 +359,8 @@ impl Session {
             return None;
         }
         let window = self.windows.iter().find(|(_, facts)| facts.locator == locator).map(|(w, _)| *w)?;
-        let id = self.peers.upsert(window, &provider.origin, &locator);
+        let origin = TupleOrigin::from_browser(&provider.origin)?;
+        let id = self.peers.upsert(window, &origin, &locator);
         if let Some(peer) = self.peers.get_mut(id) {
             peer.bridge |= provider.bridge;
         }

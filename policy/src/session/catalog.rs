@@ -5,7 +5,7 @@ use thiserror::Error;
 
 use crate::envelope::{Message, ToolDescriptor};
 use crate::ids::ToolName;
-use crate::origin::{OriginList, native_exposure, tool_visible_to};
+use crate::origin::{OriginList, OriginPattern, TupleOrigin, WindowOrigin, native_exposure, tool_visible_to};
 use crate::session::Session;
 use crate::session::ids::{PeerId, Registration};
 use crate::session::io::{Effect, ToolSpec};
@@ -42,18 +42,18 @@ pub(crate) struct LocalTool {
 }
 
 impl LocalTool {
-    pub fn descriptor(&self, own_origin: &str) -> ToolDescriptor {
+    pub fn descriptor(&self, own_origin: &WindowOrigin) -> ToolDescriptor {
         ToolDescriptor {
             name: self.spec.name.clone(),
             description: self.spec.description.clone(),
             input_schema: self.spec.input_schema.clone(),
-            origin: Some(own_origin.to_owned()),
+            origin: Some(own_origin.serialization().to_owned()),
             annotations: self.spec.annotations.clone(),
         }
     }
 
     /// Whether `caller` may see this tool: its own `exposedTo`, else the page's list; the page's origin always.
-    pub fn visible_to(&self, caller: &str, own_origin: &str, page_list: &OriginList) -> bool {
+    pub fn visible_to(&self, caller: &WindowOrigin, own_origin: &WindowOrigin, page_list: &OriginList) -> bool {
         tool_visible_to(caller, own_origin, self.spec.exposed_to.as_ref(), page_list)
     }
 }
@@ -137,7 +137,7 @@ impl Session {
     }
 
     /// Whether `caller` may see at least one of this page's tools.
-    pub(crate) fn any_visible(&self, caller: &str) -> bool {
+    pub(crate) fn any_visible(&self, caller: &WindowOrigin) -> bool {
         let (own, list) = (&self.config.own_origin, &self.config.expose_tools_to);
         self.catalog.tools.iter().any(|t| t.visible_to(caller, own, list))
     }
@@ -165,16 +165,16 @@ impl Session {
     /// Tells the windows around this page that it has tools, addressed to the origins that may see them: the
     /// page's own and every exact origin of its lists. Consumers that asked too early list again.
     pub(crate) fn announce_presence(&mut self) {
-        let mut origins: Vec<String> = vec![self.config.own_origin.clone()];
+        // The page's own origin, unless it is opaque: no message can be addressed to an opaque origin.
+        let mut origins: Vec<TupleOrigin> = self.config.own_origin.tuple().cloned().into_iter().collect();
         let lists = std::iter::once(&self.config.expose_tools_to)
             .chain(self.catalog.tools.iter().filter_map(|t| t.spec.exposed_to.as_ref()));
         for list in lists {
             for pattern in list {
-                if !pattern.is_wildcard() {
-                    let origin = pattern.as_str().to_owned();
-                    if !origins.contains(&origin) {
-                        origins.push(origin);
-                    }
+                if let OriginPattern::Exact(exact) = pattern
+                    && !origins.iter().any(|o| o.as_str() == exact.as_str())
+                {
+                    origins.push(TupleOrigin::from(exact));
                 }
             }
         }

@@ -5,7 +5,7 @@ use crate::call_args::{ArgsForm, CallArgsError};
 use crate::envelope::{ErrorCategory, Message, ToolDescriptor};
 use crate::ids::{RequestId, ToolName};
 use crate::journal::{CallOutcome, OutcomeStatus};
-use crate::origin::OriginList;
+use crate::origin::{OriginList, TupleOrigin, WindowOrigin};
 use crate::outcome::ToolError;
 use crate::schema::ArgSchema;
 use crate::session::ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
@@ -20,7 +20,7 @@ pub enum Input {
         /// The `event.source` window.
         window: WindowId,
         /// `event.origin`.
-        origin: String,
+        origin: WindowOrigin,
         /// `JSON.stringify(event.data)`.
         text: String,
         /// `event.ports[0]`.
@@ -30,7 +30,7 @@ pub enum Input {
     /// JSON.
     UnreadMessage {
         /// `event.origin`.
-        origin: String,
+        origin: WindowOrigin,
         /// Why.
         category: ErrorCategory,
     },
@@ -121,8 +121,8 @@ pub enum Input {
     NativePeer {
         /// The window.
         window: WindowId,
-        /// Its origin.
-        origin: String,
+        /// Its origin (the native tool's `origin`).
+        origin: WindowOrigin,
     },
     /// A warning about this page itself (its tools, its storage, native's refusals), printed through the session's
     /// rate-limited gate like every other.
@@ -135,7 +135,7 @@ pub enum Input {
     /// A `postMessage` the driver made for [`Effect::Post`] threw.
     PostFailed {
         /// The origin it was addressed to.
-        origin: String,
+        origin: TupleOrigin,
         /// What the browser said.
         error: String,
     },
@@ -151,8 +151,9 @@ pub struct ListRequest {
     /// The windows to ask, with where they sit: the driver's view of the windows around the page, and any the
     /// page passed in.
     pub windows: Vec<(WindowId, Locator)>,
-    /// Origins those windows are likely to have (to address requests when `from_origins` has wildcards).
-    pub origin_hints: Vec<String>,
+    /// Origins those windows are likely to have (to address requests when `from_origins` has wildcards); opaque
+    /// ones are left out.
+    pub origin_hints: Vec<WindowOrigin>,
     /// How long to wait for windows that have not answered (ms); the session's default when `None`.
     pub timeout_ms: Option<u32>,
 }
@@ -188,7 +189,7 @@ pub enum CallTarget {
     /// a tool of that name is registered here, as native takes a copy of its own tool object; else refused.
     Copy {
         /// The object's `origin`.
-        origin: String,
+        origin: WindowOrigin,
         /// Its `window` is this page's window.
         own_window: bool,
     },
@@ -261,7 +262,7 @@ pub struct ListedTool {
     /// What the provider said of it.
     pub descriptor: ToolDescriptor,
     /// The origin of the window it runs in, as the browser reported it.
-    pub origin: String,
+    pub origin: WindowOrigin,
     /// The peer to call it through.
     pub peer: PeerId,
     /// The window it runs in.
@@ -276,7 +277,7 @@ pub struct Finished {
     /// The tool's name.
     pub name: String,
     /// The origin of the window that ran it.
-    pub origin: String,
+    pub origin: WindowOrigin,
     /// How it ended.
     pub outcome: CallOutcome,
     /// Milliseconds from the call's start to its end.
@@ -371,8 +372,8 @@ pub enum Effect {
     Post {
         /// The window.
         window: WindowId,
-        /// Its exact origin (never `*`).
-        origin: String,
+        /// Its exact origin: a tuple origin, never `*` nor opaque.
+        origin: TupleOrigin,
         /// The envelope.
         message: Message,
         /// A new private port to set up with this message.
@@ -394,8 +395,8 @@ pub enum Effect {
     PostAround {
         /// The envelope.
         message: Message,
-        /// The exact origins to address it to.
-        origins: Vec<String>,
+        /// The exact origins to address it to (tuple origins, never `*` nor opaque).
+        origins: Vec<TupleOrigin>,
     },
     /// Run a tool of this page.
     RunTool {
@@ -483,5 +484,5 @@ pub struct WindowFacts {
 pub(crate) struct Asked {
     pub listing: u32,
     pub window: WindowId,
-    pub origin: String,
+    pub origin: TupleOrigin,
 }

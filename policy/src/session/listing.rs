@@ -5,7 +5,7 @@
 use crate::envelope::{GetToolsResponse, Message};
 use crate::guard::RefusalKind;
 use crate::ids::RequestId;
-use crate::origin::OriginList;
+use crate::origin::{OriginList, OriginPattern, TupleOrigin, WindowOrigin};
 use crate::session::Session;
 use crate::session::ids::{Locator, PeerId, WaiterId, WindowId};
 use crate::session::io::{Asked, Effect, ListRequest, ListedTool};
@@ -38,9 +38,10 @@ impl Session {
     pub(crate) fn list_tools(&mut self, request: ListRequest) {
         let ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms } = request;
         for pattern in &from_origins {
-            let origin = pattern.as_str().to_owned();
-            if !self.listing.interest.contains(&origin) {
-                self.listing.interest.push(origin);
+            if let OriginPattern::Exact(exact) = pattern
+                && !self.listing.interest.iter().any(|o| o.as_str() == exact.as_str())
+            {
+                self.listing.interest.push(TupleOrigin::from(exact));
             }
         }
         let mut targets: Vec<(WindowId, Locator)> = Vec::new();
@@ -57,18 +58,20 @@ impl Session {
         &mut self,
         targets: Vec<(WindowId, Locator)>,
         from_origins: OriginList,
-        hints: &[String],
+        hints: &[WindowOrigin],
         timeout_ms: u32,
         waiter: ListWaiter,
     ) {
         let id = self.listing.next_listing;
         self.listing.next_listing = self.listing.next_listing.wrapping_add(1).max(1);
-        let mut origins: Vec<String> = vec![self.config.own_origin.clone()];
+        // The origins to address requests to: never an opaque one (this page's own, when it is opaque, or a hint).
+        let mut origins: Vec<TupleOrigin> = self.config.own_origin.tuple().cloned().into_iter().collect();
         for pattern in &from_origins {
-            if pattern.is_wildcard() {
-                origins.extend(hints.iter().filter(|h| pattern.matches(h)).cloned());
-            } else {
-                origins.push(pattern.as_str().to_owned());
+            match pattern {
+                OriginPattern::Wildcard(_) => origins.extend(
+                    hints.iter().filter_map(WindowOrigin::tuple).filter(|h| pattern.matches(h.as_str())).cloned(),
+                ),
+                OriginPattern::Exact(exact) => origins.push(TupleOrigin::from(exact)),
             }
         }
         origins.dedup();
@@ -87,8 +90,8 @@ impl Session {
             let connected = self
                 .peers
                 .iter()
-                .find(|p| p.ours.is_some() && p.window == *window && origins.contains(&p.origin))
-                .map(|p| (p.id, p.origin.clone()));
+                .find(|p| p.ours.is_some() && p.window == *window)
+                .and_then(|p| p.origin.tuple().filter(|o| origins.contains(o)).map(|o| (p.id, o.clone())));
             on_port.push(connected.as_ref().map(|(peer, _)| *peer));
             if let Some((peer, origin)) = connected {
                 let request_id = self.ids.request_id("g_");
@@ -127,7 +130,7 @@ impl Session {
             return self.refuse(RefusalKind::UnsolicitedResponse, &from.origin, "a tool list nobody asked for");
         };
         let from_window = self.peers.get(from.peer).map(|p| p.window);
-        if asked.origin != from.origin || from_window != Some(asked.window) {
+        if from.origin.tuple() != Some(&asked.origin) || from_window != Some(asked.window) {
             return self.refuse(
                 RefusalKind::UnsolicitedResponse,
                 &from.origin,
@@ -191,7 +194,7 @@ impl Session {
             .collect();
         for peer in self.peers.iter() {
             let asked = listing.targets.iter().any(|(w, _)| *w == peer.window);
-            let wanted = peer.origin == own || listing.from_origins.allows(&peer.origin);
+            let wanted = peer.origin == own || peer.origin.allowed_by(&listing.from_origins);
             if peer.id != PeerId::SELF && asked && wanted {
                 tools.extend(peer.tools.iter().map(|t| ListedTool {
                     descriptor: t.clone(),
@@ -212,17 +215,18 @@ impl Session {
     /// Sets up a private port to a bridge peer (docs/protocol.md, `WEBMCP_CONNECT`): the port of this page's calls
     /// to it. The peer's calls to this page, if it makes any, take a port of its own.
     fn connect(&mut self, peer_id: PeerId) {
-        let ready = self.peers.get(peer_id).is_some_and(|peer| {
-            peer_id != PeerId::SELF && peer.ours.is_none() && peer.connecting.is_none() && !peer.gone
-        });
-        if !ready {
+        // A peer reached by message is at a tuple origin (only this page and a native peer can be opaque).
+        let ready = self
+            .peers
+            .get(peer_id)
+            .filter(|peer| peer_id != PeerId::SELF && peer.ours.is_none() && peer.connecting.is_none() && !peer.gone);
+        let Some((window, origin)) = ready.and_then(|peer| Some((peer.window, peer.origin.tuple()?.clone()))) else {
             return;
-        }
+        };
         let port = self.new_port_id();
         let request_id = self.ids.request_id("p_");
         let Some(peer) = self.peers.get_mut(peer_id) else { return };
         peer.connecting = Some((request_id.clone(), Link::new(port)));
-        let (window, origin) = (peer.window, peer.origin.clone());
         self.peers.note_port(port, peer_id, PortSide::Ours);
         let message = Message::Connect { request_id };
         self.effects.push_back(Effect::Post { window, origin, message, open_port: Some(port) });
@@ -247,7 +251,7 @@ impl Session {
 
     /// `WEBMCP_TOOLS_CHANGED` from a window of an origin this page cares about: list its tools again, debounced.
     pub(crate) fn on_tools_changed(&mut self, from: &Sender) {
-        if from.peer == PeerId::SELF || !self.listing.interest.contains(&from.origin) {
+        if from.peer == PeerId::SELF || !from.origin.tuple().is_some_and(|o| self.listing.interest.contains(o)) {
             return;
         }
         let at = self.now + u64::from(self.config.toolchange_debounce_ms);
@@ -257,7 +261,8 @@ impl Session {
     pub(crate) fn relist(&mut self, peer_id: PeerId) {
         let Some(peer) = self.peers.get(peer_id).filter(|p| !p.gone) else { return };
         let target = (peer.window, peer.locator.clone());
-        let Ok(only) = OriginList::parse(&peer.origin) else { return };
+        let Some(origin) = peer.origin.tuple() else { return };
+        let Ok(only) = OriginList::parse(origin.as_str()) else { return };
         let timeout = self.config.discovery_timeout_ms;
         self.ask_for_tools(vec![target], only, &[], timeout, ListWaiter::Relist);
     }

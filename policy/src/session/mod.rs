@@ -25,14 +25,15 @@
 //!
 //! ```
 //! use interpane_policy::session::{Answer, Config, Effect, Entropy, Input, Session, ToolSpec};
-//! use interpane_policy::{OriginList, ToolName};
+//! use interpane_policy::{OriginList, ToolName, WindowOrigin};
 //!
 //! struct Fixed;
 //! impl Entropy for Fixed {
 //!     fn fill(&mut self, bytes: &mut [u8]) { bytes.fill(7) }
 //! }
 //!
-//! let config = Config::new("https://shop.example", OriginList::parse("https://widget.example")?);
+//! let shop = WindowOrigin::from_browser("https://shop.example");
+//! let config = Config::new(shop, OriginList::parse("https://widget.example")?);
 //! let mut session = Session::new(config, Box::new(Fixed));
 //! let spec = ToolSpec::new(ToolName::new("add_to_cart")?, "Add a product to the cart.");
 //! let Answer::Registered(registration) = session.handle(Input::Register { spec: Box::new(spec), quiet: false }, 0)
@@ -82,7 +83,7 @@ use crate::envelope::{Decoded, EnvelopeError, Message, decode, decode_batch};
 use crate::guard::{OriginRateLimiter, RefusalKind, WarningDecision, WarningGate};
 use crate::ids::RequestId;
 use crate::limits::Limits;
-use crate::origin::OriginList;
+use crate::origin::{OriginList, TupleOrigin, WindowOrigin};
 use crate::sorted_map::SortedMap;
 use catalog::Catalog;
 use io::Asked;
@@ -96,8 +97,8 @@ use timers::{Timer, Timers};
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Config {
-    /// The page's origin.
-    pub own_origin: String,
+    /// The page's origin (`window.origin`; opaque in a sandboxed frame).
+    pub own_origin: WindowOrigin,
     /// The origins that may see the page's tools (`expose-tools-to`), for tools without an `exposedTo` of their own.
     pub expose_tools_to: OriginList,
     /// Message and flood limits.
@@ -114,9 +115,9 @@ pub struct Config {
 
 impl Config {
     /// A page at `own_origin` exposing its tools to `expose_tools_to`, with the default limits and timings.
-    pub fn new(own_origin: impl Into<String>, expose_tools_to: OriginList) -> Self {
+    pub fn new(own_origin: WindowOrigin, expose_tools_to: OriginList) -> Self {
         Self {
-            own_origin: own_origin.into(),
+            own_origin,
             expose_tools_to,
             limits: Limits::default(),
             discovery_timeout_ms: 500,
@@ -145,7 +146,7 @@ struct Running {
 }
 
 /// A call is known to the provider by its caller's origin and its id on the wire.
-type RunKey = (String, RequestId);
+type RunKey = (WindowOrigin, RequestId);
 
 /// All of the protocol's state for one page. See the [module docs](self).
 pub struct Session {
@@ -199,8 +200,9 @@ struct Listings {
     /// Tool-list requests this page sent, by request id.
     asked: SortedMap<RequestId, Asked>,
     next_listing: u32,
-    /// Origins whose tool changes this page cares about (its own and every `fromOrigins` it asked).
-    interest: Vec<String>,
+    /// Origins whose tool changes this page cares about (its own and every exact origin of a `fromOrigins` it
+    /// asked).
+    interest: Vec<TupleOrigin>,
 }
 
 /// What leaves at the end of the task.
@@ -222,7 +224,7 @@ struct Outbox {
 impl Session {
     /// A session for a page; its journals open later ([`Session::open_journals`]).
     pub fn new(config: Config, entropy: Box<dyn Entropy>) -> Self {
-        let own_origin = config.own_origin.clone();
+        let interest = config.own_origin.tuple().cloned().into_iter().collect();
         Self {
             peers: Peers::new(&config.own_origin),
             rate: OriginRateLimiter::for_get_tools(&config.limits),
@@ -236,12 +238,7 @@ impl Session {
             deferred: Vec::new(),
             outgoing: Outgoing::default(),
             incoming: Incoming { running: BTreeMap::new(), runs: SortedMap::new(), next_run: 1 },
-            listing: Listings {
-                listings: SortedMap::new(),
-                asked: SortedMap::new(),
-                next_listing: 1,
-                interest: vec![own_origin],
-            },
+            listing: Listings { listings: SortedMap::new(), asked: SortedMap::new(), next_listing: 1, interest },
             outbox: Outbox::default(),
             timers: Timers::default(),
             effects: VecDeque::new(),
@@ -273,7 +270,7 @@ impl Session {
 
     /// The peer through which native WebMCP reaches the tools of `window` at `origin` (the tools `getTools`
     /// listed on native's path), created when new.
-    fn native_peer(&mut self, window: WindowId, origin: &str) -> PeerId {
+    fn native_peer(&mut self, window: WindowId, origin: &WindowOrigin) -> PeerId {
         let locator = self.windows.get(&window).map(|f| f.locator.clone()).unwrap_or(Locator::Unknown);
         self.peers.native(window, origin, &locator)
     }
@@ -335,7 +332,8 @@ impl Session {
                 self.warn(kind, &own, &text);
             }
             Input::PostFailed { origin, error } => {
-                self.warn(RefusalKind::PostFailed, &origin, &format!("could not post to {origin}: {error}"))
+                let text = format!("could not post to {origin}: {error}");
+                self.warn(RefusalKind::PostFailed, &WindowOrigin::Tuple(origin), &text)
             }
         }
         Answer::Queued
@@ -362,8 +360,8 @@ impl Session {
 
     /// A message of a window: refused from an opaque origin (it cannot be answered without `'*'`), decoded, and
     /// handled; a malformed one is refused, with an error reply when it was a call that can be answered.
-    fn on_window_message(&mut self, window: WindowId, origin: String, text: String, port: Option<PortId>) {
-        if origin == "null" {
+    fn on_window_message(&mut self, window: WindowId, origin: WindowOrigin, text: String, port: Option<PortId>) {
+        let WindowOrigin::Tuple(tuple) = &origin else {
             if let Some(port) = port {
                 self.effects.push_back(Effect::ClosePort(port));
             }
@@ -372,7 +370,7 @@ impl Session {
                 &origin,
                 "a message from an opaque origin (a sandboxed frame): it cannot be answered without '*'",
             );
-        }
+        };
         let decoded = decode(&text, &self.config.limits);
         let transferred = match (&decoded, port) {
             (Ok(Decoded::Message(Message::Connect { .. })), Some(port)) => Some(port),
@@ -385,12 +383,12 @@ impl Session {
         match decoded {
             Ok(Decoded::NotOurs) => {}
             Ok(Decoded::Message(message)) => {
-                let peer = self.peer_for(window, &origin);
+                let peer = self.peer_for(window, tuple);
                 self.heard_from(peer);
                 self.on_message(Sender { peer, origin, via: Via::Window }, message, transferred);
             }
             Err(error) => {
-                let peer = self.peer_for(window, &origin);
+                let peer = self.peer_for(window, tuple);
                 self.malformed(&Sender { peer, origin, via: Via::Window }, &error);
             }
         }
@@ -416,13 +414,13 @@ impl Session {
         }
     }
 
-    fn port_origin(&self, port: PortId) -> Option<String> {
+    fn port_origin(&self, port: PortId) -> Option<WindowOrigin> {
         let (peer, _) = self.peers.port_owner(port)?;
         self.peers.get(peer).map(|p| p.origin.clone())
     }
 
     /// The peer of `window` at `origin`, created with what the driver said of the window.
-    fn peer_for(&mut self, window: WindowId, origin: &str) -> PeerId {
+    fn peer_for(&mut self, window: WindowId, origin: &TupleOrigin) -> PeerId {
         let locator = self.windows.get(&window).map(|f| f.locator.clone()).unwrap_or(Locator::Unknown);
         self.peers.upsert(window, origin, &locator)
     }
@@ -476,14 +474,14 @@ impl Session {
     }
 
     /// A console warning about a refusal, unless one like it was printed recently.
-    fn refuse(&mut self, kind: RefusalKind, origin: &str, what: &str) {
+    fn refuse(&mut self, kind: RefusalKind, origin: &WindowOrigin, what: &str) {
         self.warn(kind, origin, &format!("refused {what} from {origin}"));
     }
 
     /// A console warning, unless one of `kind` about `origin` was printed recently: every warning goes through
     /// here, so that nothing another window does can flood the console.
-    fn warn(&mut self, kind: RefusalKind, origin: &str, text: &str) {
-        if let WarningDecision::Print { suppressed } = self.warnings.check(kind, origin, self.now) {
+    fn warn(&mut self, kind: RefusalKind, origin: &WindowOrigin, text: &str) {
+        if let WarningDecision::Print { suppressed } = self.warnings.check(kind, origin.serialization(), self.now) {
             let more = if suppressed > 0 {
                 format!(" ({suppressed} more like it since the last warning)")
             } else {

@@ -47,7 +47,9 @@ impl Session {
             }
             return self.ask_end_of_task();
         }
-        let (window, origin) = (peer.window, peer.origin.clone());
+        // Only this page and native peers can be at an opaque origin: a peer reached by message is at a tuple one.
+        let Some(origin) = peer.origin.tuple().cloned() else { return };
+        let window = peer.window;
         self.effects.push_back(Effect::Post { window, origin, message: message.clone(), open_port: None });
     }
 
@@ -58,15 +60,12 @@ impl Session {
             Via::Loopback => self.send(PeerId::SELF, message),
             Via::Port(side) => self.send_by(to.peer, Some(side), message),
             Via::Window => {
-                // By window even when a port exists, so that the reply takes the request's path.
+                // By window even when a port exists, so that the reply takes the request's path. A window message
+                // from an opaque origin is refused before it gets here.
                 let Some(peer) = self.peers.get(to.peer) else { return };
+                let Some(origin) = to.origin.tuple().cloned() else { return };
                 let window = peer.window;
-                self.effects.push_back(Effect::Post {
-                    window,
-                    origin: to.origin.clone(),
-                    message: message.clone(),
-                    open_port: None,
-                });
+                self.effects.push_back(Effect::Post { window, origin, message: message.clone(), open_port: None });
             }
         }
     }

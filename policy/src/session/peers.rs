@@ -3,6 +3,7 @@
 
 use crate::envelope::{Message, ToolDescriptor};
 use crate::ids::RequestId;
+use crate::origin::{TupleOrigin, WindowOrigin};
 use crate::session::ids::{Locator, PeerId, PortId, WindowId};
 use crate::sorted_map::SortedMap;
 
@@ -51,7 +52,7 @@ pub(crate) enum Via {
 #[derive(Clone, Debug)]
 pub(crate) struct Sender {
     pub peer: PeerId,
-    pub origin: String,
+    pub origin: WindowOrigin,
     pub via: Via,
 }
 
@@ -73,8 +74,9 @@ pub(crate) struct Peer {
     pub id: PeerId,
     pub window: WindowId,
     /// The origin the browser reported for its messages, or the exact origin our request was addressed to and
-    /// answered from.
-    pub origin: String,
+    /// answered from: a tuple origin for a peer reached by message; this page's own (which may be opaque), or the
+    /// origin native gave, for the others.
+    pub origin: WindowOrigin,
     /// The browser's own WebMCP reaches this window's tools (a peer of the third kind, beside windows reached by
     /// message and this page itself): calls go through native `executeTool`, never as messages.
     pub native: bool,
@@ -126,8 +128,8 @@ pub(crate) struct Peers {
 }
 
 impl Peers {
-    pub fn new(own_origin: &str) -> Self {
-        let me = Peer::new(PeerId::SELF, WindowId::SELF, own_origin, Locator::SelfPage);
+    pub fn new(own_origin: &WindowOrigin) -> Self {
+        let me = Peer::new(PeerId::SELF, WindowId::SELF, own_origin.clone(), Locator::SelfPage);
         let mut peers = Self { list: vec![me], next: 1, ports: SortedMap::new() };
         if let Some(me) = peers.get_mut(PeerId::SELF) {
             me.bridge = true;
@@ -143,28 +145,31 @@ impl Peers {
         self.list.iter_mut().find(|p| p.id == id)
     }
 
-    /// The live peer for `window` at `origin`.
-    pub fn find(&self, window: WindowId, origin: &str) -> Option<PeerId> {
-        self.list.iter().find(|p| !p.gone && !p.native && p.window == window && p.origin == origin).map(|p| p.id)
+    /// The live peer for `window` at `origin`, reached by message.
+    pub fn find(&self, window: WindowId, origin: &TupleOrigin) -> Option<PeerId> {
+        self.list
+            .iter()
+            .find(|p| !p.gone && !p.native && p.window == window && p.origin.tuple() == Some(origin))
+            .map(|p| p.id)
     }
 
     /// The live native peer for `window` at `origin`, created when new.
-    pub fn native(&mut self, window: WindowId, origin: &str, locator: &Locator) -> PeerId {
-        let found = self.list.iter().find(|p| !p.gone && p.native && p.window == window && p.origin == origin);
+    pub fn native(&mut self, window: WindowId, origin: &WindowOrigin, locator: &Locator) -> PeerId {
+        let found = self.list.iter().find(|p| !p.gone && p.native && p.window == window && p.origin == *origin);
         if let Some(peer) = found {
             return peer.id;
         }
         let id = PeerId(self.next);
         self.next += 1;
-        let mut peer = Peer::new(id, window, origin, locator.clone());
+        let mut peer = Peer::new(id, window, origin.clone(), locator.clone());
         peer.native = true;
         self.list.push(peer);
         id
     }
 
-    /// The live peer for `window` at `origin`, created when new. A known locator replaces an old one; an unknown
-    /// one never replaces anything.
-    pub fn upsert(&mut self, window: WindowId, origin: &str, locator: &Locator) -> PeerId {
+    /// The live peer for `window` at `origin`, reached by message, created when new. A known locator replaces an
+    /// old one; an unknown one never replaces anything.
+    pub fn upsert(&mut self, window: WindowId, origin: &TupleOrigin, locator: &Locator) -> PeerId {
         if let Some(id) = self.find(window, origin) {
             if let Some(peer) = self.get_mut(id)
                 && locator.is_known()
@@ -175,7 +180,7 @@ impl Peers {
         }
         let id = PeerId(self.next);
         self.next += 1;
-        self.list.push(Peer::new(id, window, origin, locator.clone()));
+        self.list.push(Peer::new(id, window, WindowOrigin::Tuple(origin.clone()), locator.clone()));
         id
     }
 
@@ -227,11 +232,11 @@ impl Peers {
 }
 
 impl Peer {
-    fn new(id: PeerId, window: WindowId, origin: &str, locator: Locator) -> Self {
+    fn new(id: PeerId, window: WindowId, origin: WindowOrigin, locator: Locator) -> Self {
         Self {
             id,
             window,
-            origin: origin.to_owned(),
+            origin,
             native: false,
             locator,
             bridge: false,

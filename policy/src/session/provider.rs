@@ -16,7 +16,9 @@ use crate::session::{RunKey, Running, Session};
 impl Session {
     /// `WEBMCP_GET_TOOLS_REQUEST`: the tools the sender's origin may see (rate-limited per origin).
     pub(crate) fn on_get_tools(&mut self, from: &Sender, request_id: RequestId, bridge: bool) {
-        if from.peer != PeerId::SELF && matches!(self.rate.check(&from.origin, self.now), RateDecision::Limit { .. }) {
+        if from.peer != PeerId::SELF
+            && matches!(self.rate.check(from.origin.serialization(), self.now), RateDecision::Limit { .. })
+        {
             return self.refuse(
                 RefusalKind::GetToolsRateLimited,
                 &from.origin,
@@ -64,9 +66,9 @@ impl Session {
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
         let decision = if resend {
-            journals.provider.on_resend(&from.origin, &request_id, &name, now)
+            journals.provider.on_resend(from.origin.serialization(), &request_id, &name, now)
         } else {
-            journals.provider.on_execute(&from.origin, &request_id, &name, now)
+            journals.provider.on_execute(from.origin.serialization(), &request_id, &name, now)
         };
         let key: RunKey = (from.origin.clone(), request_id);
         match decision {
@@ -130,7 +132,7 @@ impl Session {
         let reply_to = self.incoming.running.remove(key).map(|r| r.reply_to).or(asker);
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
-        let Some(outcome) = journals.provider.on_finish(&key.0, &key.1, outcome, now) else { return };
+        let Some(outcome) = journals.provider.on_finish(key.0.serialization(), &key.1, outcome, now) else { return };
         self.schedule_journal_flush();
         let Some(reply_to) = reply_to else { return };
         let response = ExecuteResponse::from_outcome(key.1.clone(), outcome, &self.config.limits);
@@ -146,7 +148,7 @@ impl Session {
         let visible = self.any_visible(&from.origin);
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
-        if !visible && journals.provider.record(&from.origin, request_id).is_none() {
+        if !visible && journals.provider.record(from.origin.serialization(), request_id).is_none() {
             // An origin that sees no tool has no call to stop: its cancels would only fill the journal.
             return self.refuse(
                 RefusalKind::OriginNotAllowed,
@@ -154,7 +156,7 @@ impl Session {
                 "a cancel from an origin that sees no tool",
             );
         }
-        let decision = journals.provider.on_cancel(&from.origin, request_id, now);
+        let decision = journals.provider.on_cancel(from.origin.serialization(), request_id, now);
         self.schedule_journal_flush();
         if decision == CancelDecision::AbortRunning
             && let Some(running) = self.incoming.running.remove(&(from.origin.clone(), request_id.clone()))
@@ -169,7 +171,7 @@ impl Session {
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
         let durable = journals.provider.is_durable();
-        let message = match journals.provider.on_status(&from.origin, &request_id, now) {
+        let message = match journals.provider.on_status(from.origin.serialization(), &request_id, now) {
             StatusAnswer::Outcome(outcome) => {
                 Message::ExecuteResponse(ExecuteResponse::from_outcome(request_id, outcome, &self.config.limits))
             }
@@ -190,7 +192,7 @@ impl Session {
     pub(crate) fn on_ack(&mut self, from: &Sender, request_ids: &[RequestId]) {
         let now = self.now;
         if let Some(journals) = self.journals.as_mut() {
-            journals.provider.on_ack(&from.origin, request_ids, now);
+            journals.provider.on_ack(from.origin.serialization(), request_ids, now);
             self.schedule_journal_flush();
         }
     }

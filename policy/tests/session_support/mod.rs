@@ -17,7 +17,7 @@ use interpane_policy::session::{
     Answer, CallRequest, CallTarget, Config, Effect, Entropy, Input, JournalsOpening, ListRequest, Locator, PeerId,
     PortId, Registration, Session, ToolSpec, WaiterId, WindowId,
 };
-use interpane_policy::{JsonText, Limits, OriginList, RequestId, StoreError, ToolName};
+use interpane_policy::{JsonText, Limits, OriginList, RequestId, StoreError, ToolName, TupleOrigin, WindowOrigin};
 
 /// A fixed clock start (ms since the epoch).
 pub const T0: u64 = 1_700_000_000_000;
@@ -97,7 +97,8 @@ impl Page {
 
     /// A page with other message and flood limits.
     pub fn with_limits(origin: &str, expose: &str, seed: u64, limits: Limits) -> Self {
-        let mut config = Config::new(origin, OriginList::parse(expose).expect("a valid expose-tools-to list"));
+        let expose = OriginList::parse(expose).expect("a valid expose-tools-to list");
+        let mut config = Config::new(WindowOrigin::from_browser(origin), expose);
         config.limits = limits;
         Self {
             session: Session::new(config, Box::new(Seeded::new(seed))),
@@ -180,7 +181,7 @@ impl Page {
 
     /// The peer of `window`'s tools at `origin` on native's path.
     pub fn native_peer(&mut self, window: WindowId, origin: &str) -> PeerId {
-        match self.session.handle(Input::NativePeer { window, origin: origin.to_owned() }, self.now) {
+        match self.session.handle(Input::NativePeer { window, origin: WindowOrigin::from_browser(origin) }, self.now) {
             Answer::Peer(peer) => peer,
             other => panic!("Input::NativePeer answered {other:?}"),
         }
@@ -253,16 +254,27 @@ pub fn tool_exposed_to(tool_name: &str, exposed_to: &str) -> ToolSpec {
     spec
 }
 
+/// The origin the browser reports as `text`.
+pub fn origin(text: &str) -> WindowOrigin {
+    WindowOrigin::from_browser(text)
+}
+
+/// The tuple origin the browser reports as `text`, which a post can be addressed to.
+pub fn tuple(text: &str) -> TupleOrigin {
+    TupleOrigin::from_browser(text).expect("a tuple origin")
+}
+
 /// A window message of `message` from `window` at `origin`.
 pub fn from_window(window: u32, origin: &str, message: &Message) -> Input {
-    Input::WindowMessage { window: WindowId(window), origin: origin.to_owned(), text: message.encode(), port: None }
+    let origin = WindowOrigin::from_browser(origin);
+    Input::WindowMessage { window: WindowId(window), origin, text: message.encode(), port: None }
 }
 
 /// A window message with a port transferred.
 pub fn with_port(window: u32, origin: &str, message: &Message, port: PortId) -> Input {
     Input::WindowMessage {
         window: WindowId(window),
-        origin: origin.to_owned(),
+        origin: WindowOrigin::from_browser(origin),
         text: message.encode(),
         port: Some(port),
     }
