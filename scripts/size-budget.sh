@@ -11,8 +11,9 @@ set -euo pipefail
 LOG_TAG=size
 source "$(dirname "$0")/lib.sh"
 
-# Measured at the commit that set it (docs/performance.md, "Size budget"); issue 24's target is 150 KiB.
-BUDGET_BYTES=${SIZE_BUDGET_BYTES:-306176}
+# The download when the budget was set (311,359 bytes at 748fe7f, rounded up to 311,400); issue 24 lowers it on its
+# way to 150 KiB.
+BUDGET_BYTES=${SIZE_BUDGET_BYTES:-311400}
 
 pkg=${1:-"$ROOT/bridge/pkg"}
 total=0
