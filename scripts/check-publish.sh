@@ -33,7 +33,18 @@ python3 "$ROOT/scripts/check_publish.py" "$lists" "$ROOT/bridge/pkg/package.json
 # crate is built from its own tarball (the bridge against the packaged policy crate, not the folder).
 # --allow-dirty: whether the work tree has uncommitted changes says nothing about the crates.
 log "cargo publish --dry-run (interpane-policy, then interpane)"
-cargo publish --workspace --dry-run --locked --allow-dirty
+# cargo extracts the packed policy crate from its local overlay registry into
+# $CARGO_HOME/registry/src/-<hash of the overlay's path>/interpane-policy-<version>/ and never extracts that version
+# there again; and it judges the copy it compiled from there by file times, which the extraction takes from the
+# tarball. So a second run from the same folder verified the bridge against the policy crate of an earlier run (CI
+# failed so on a clone at a path an earlier run had used). Each run therefore removes our crates' old extractions from
+# overlay registries (their names start with '-'; crates.io's does not) and builds in a target folder of its own whose
+# builds of our two crates it removes first (the dependencies' builds stay: they come from crates.io).
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+rm -rf "$cargo_home"/registry/src/-*/interpane-policy-* "$cargo_home"/registry/src/-*/interpane-[0-9]*
+publish_target="$ROOT/target/publish-check"
+rm -rf "$publish_target"/debug/.fingerprint/interpane-* "$publish_target"/debug/deps/*interpane*
+cargo publish --workspace --dry-run --locked --allow-dirty --target-dir "$publish_target"
 
 log "npm publish --dry-run ${tarball#"$ROOT"/}"
 npm publish --dry-run "$tarball"
