@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds the npm package of the bridge (interpane) into bridge/pkg: the wasm-bindgen ES module and .wasm,
 # the entry module and React hook of bridge/npm, types, package.json, licenses. scripts/pack.sh packs it.
-# Usage: scripts/build-pkg.sh [--dev]   (--dev builds the debug profile, for quick iterations)
+# Usage: scripts/build-pkg.sh [--dev] [--record]
+#   --dev     builds the debug profile, for quick iterations
+#   --record  builds with the feature `record` into bridge/pkg-record instead: the page's session records what it
+#             receives and the module exports recordedTape() (the replay test's package; never one to publish)
 #
 # Size choices (measured with twiggy and gzip -9; see docs/performance.md): the `wasm-release` profile
 # (opt-level "s", fat LTO, one codegen unit, panic=abort), panics that trap without formatting a message when the
@@ -13,8 +16,15 @@ LOG_TAG=pkg
 source "$(dirname "$0")/lib.sh"
 
 profile=release
-[ "${1:-}" = --dev ] && profile=dev
 out="$ROOT/bridge/pkg"
+features=()
+for arg in "$@"; do
+  case $arg in
+    --dev) profile=dev ;;
+    --record) features=(--features record); out="$ROOT/bridge/pkg-record" ;;
+    *) die "unknown option $arg (usage: scripts/build-pkg.sh [--dev] [--record])" ;;
+  esac
+done
 
 log "building interpane for $WASM_TARGET ($profile)"
 if [ $profile = release ]; then
@@ -22,10 +32,10 @@ if [ $profile = release ]; then
     # Only with build-std: the standard library is compiled with the same panic strategy.
     export RUSTFLAGS="${RUSTFLAGS:-} -Zunstable-options -Cpanic=immediate-abort"
   fi
-  wasm_cargo build --profile wasm-release -p interpane --lib --quiet
+  wasm_cargo build --profile wasm-release -p interpane --lib --quiet ${features[@]+"${features[@]}"}
   wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm-release/interpane.wasm"
 else
-  wasm_cargo build -p interpane --lib --quiet
+  wasm_cargo build -p interpane --lib --quiet ${features[@]+"${features[@]}"}
   wasm="$WASM_TARGET_DIR/$WASM_TARGET/debug/interpane.wasm"
 fi
 

@@ -54,6 +54,13 @@ crate_docs() {
     RUSTDOCFLAGS="-D warnings" wasm_cargo doc -p interpane --no-deps --locked
 }
 
+# The policy crate with the feature `record`: a session's tape replays to what it did, a difference is found, and
+# every page of the session simulator replays its tape (the tape's documentation example included).
+policy_replay() {
+  cargo test -p interpane-policy --features record --locked --test session_tape --test session_sim &&
+    cargo test -p interpane-policy --features record --locked --doc session::tape
+}
+
 browser_tests() {
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$(wasm_test_runner)" WASM_BINDGEN_TEST_TIMEOUT=120 \
     wasm_cargo test -p "$1" --tests
@@ -71,6 +78,7 @@ step clippy-wasm32 wasm_cargo clippy -p interpane-policy -p interpane --all-targ
 step tests-native cargo test --workspace --exclude interpane-e2e --locked
 # The crates' documentation as docs.rs builds it: every intra-doc link resolves (a renamed or removed item leaves none
 # dangling).
+step tests-replay policy_replay
 step docs crate_docs
 # The e2e crate's tools (demo-check, wpt-webmcp) have unit tests of their own.
 step tests-tools cargo test -p interpane-e2e --bins --locked
@@ -86,6 +94,12 @@ if [ -f "$ROOT/tests/tests/e2e.rs" ]; then
   step e2e cargo test -p interpane-e2e --test e2e --locked
   # The same suite again in Chromium with the browser's own WebMCP (--enable-features=WebMCP): docs/native.md.
   step e2e-native env E2E_NATIVE=1 cargo test -p interpane-e2e --test e2e --locked
+  # The replay test: a recording build of the package (bridge/pkg-record), a scenario in both browser modes, each
+  # page's tape replayed natively (tests/tests/replay.rs).
+  step build-pkg-record "$ROOT/scripts/build-pkg.sh" --record
+  step e2e-replay env E2E_PKG_DIR="$ROOT/bridge/pkg-record" cargo test -p interpane-e2e --test replay --locked
+  step e2e-replay-native env E2E_NATIVE=1 E2E_PKG_DIR="$ROOT/bridge/pkg-record" \
+    cargo test -p interpane-e2e --test replay --locked
 fi
 
 echo

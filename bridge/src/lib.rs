@@ -117,3 +117,11 @@ pub mod listener {
         }
     }
 }
+
+/// The tape of this page's session so far, as JSON (`interpane_policy::session::tape`), or `undefined` before
+/// `install()`: a build with the feature `record` only, for the replay test (`scripts/build-pkg.sh --record`).
+#[cfg(feature = "record")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = recordedTape)]
+pub fn recorded_tape() -> Option<String> {
+    driver::Driver::installed().map(|driver| driver.tape_json())
+}

@@ -21,6 +21,7 @@ use crate::envelope::{JsonError, JsonKind, JsonText};
 use crate::limits::Limits;
 
 /// How the caller gave its arguments, which decides whether an array may pass.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgsForm {
     /// A value the caller's side wrote as JSON (a JavaScript object, a Rust `serde_json::Value`, native's input

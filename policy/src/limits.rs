@@ -14,6 +14,7 @@
 use crate::outcome::MAX_ERROR_MESSAGE_CHARS;
 
 /// Limits on message size and shape, and on how much one origin may ask for.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     /// The largest message, in bytes of JSON text (1 MiB).

@@ -67,6 +67,7 @@ pub fn native_rejection_kind(name: Option<&str>) -> ErrorKind {
 }
 
 /// What kind of failure an error is, so that code can branch on it. Travels as the `code` field.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -147,6 +148,7 @@ impl fmt::Display for ErrorKind {
 }
 
 /// A `retryAfter` value as the tool gave it: a number, or a string holding one (kept as that string).
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq)]
 pub enum RetryAfter {
     /// A finite number `>= 0`.

@@ -46,11 +46,13 @@ use interpane_policy::envelope::{
 };
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{
-    CallRequest, Config, Effect, Input, ListRequest, ListedTool, Locator, PeerId, PortId, RunId, RunResult, Session,
-    WaiterId, WindowId,
+    CallRequest, Config, Effect, Input, ListRequest, ListedTool, Locator, PeerId, PortId, RunId, RunResult, WaiterId,
+    WindowId,
 };
 use interpane_policy::{ErrorKind, OriginList, RequestId, ToolError, decode};
-use session_support::{JournalSetup, SharedStore, T0, batch_messages, json, name, open_journals_with, rid, tool};
+use session_support::{
+    JournalSetup, PageSession, SharedStore, T0, batch_messages, json, name, open_journals_with, rid, tool,
+};
 
 const A: &str = "https://a.example";
 const B: &str = "https://b.example";
@@ -129,7 +131,7 @@ fn locator(i: usize, j: usize) -> Locator {
 
 /// One page: a session and what the driver keeps for it.
 struct Window {
-    session: Session,
+    session: PageSession,
     generation: u32,
     /// Its frame's sessionStorage, which outlives the page.
     store: SharedStore,
@@ -257,7 +259,7 @@ impl Sim {
         let expose = if origin == A { B } else { A };
         let config = Config::new(session_support::origin(origin), OriginList::parse(expose).unwrap());
         let seed = (i as u64 + 1) * 1000 + u64::from(generation);
-        let mut session = Session::new(config, Box::new(session_support::Seeded::new(seed)));
+        let mut session = PageSession::new(config, Box::new(session_support::Seeded::new(seed)));
         session_support::register(&mut session, tool("add"), self.now);
         session_support::register(&mut session, tool("checkout"), self.now);
         let around = (0..ORIGINS.len()).filter(|j| *j != i).map(|j| (local(i, j), locator(i, j))).collect();
@@ -762,6 +764,7 @@ impl Sim {
         self.unpaired.retain(|e| e.window != i);
         // The old page's own store writes happened as they happened: what it had not flushed is lost.
         let store = old.store.clone();
+        check_replay(&old.session);
         drop(old);
         let setup = JournalSetup { crashed: !clean };
         let window = self.load(i, self.origin(i), store, generation, setup);
@@ -955,6 +958,9 @@ fn simulate(actions: &[Action]) -> Result<(), TestCaseError> {
         sim.drain();
         sim.check_once();
         sim.check_all_settled();
+        for window in sim.windows.iter().flatten() {
+            check_replay(&window.session);
+        }
     }));
     match run {
         Ok(()) => Ok(()),
@@ -972,6 +978,20 @@ fn simulate(actions: &[Action]) -> Result<(), TestCaseError> {
         }
     }
 }
+
+/// With the feature `record`: a page's recorded inputs, replayed into a new session, give the same answers, effects,
+/// deadlines and storage writes in the same order (the session decides from its inputs alone).
+#[cfg(feature = "record")]
+fn check_replay(session: &PageSession) {
+    let tape = session.tape_json();
+    match interpane_policy::session::tape::replay(&tape) {
+        Ok(report) => assert!(report.effects > 0 && report.inputs > 0, "a page's tape is empty: {report:?}"),
+        Err(error) => panic!("a page's replay differs from its recording: {error}"),
+    }
+}
+
+#[cfg(not(feature = "record"))]
+fn check_replay(_: &PageSession) {}
 
 fn cases(n: u32) -> ProptestConfig {
     ProptestConfig {
@@ -1118,7 +1138,7 @@ fn a_request_lost_to_a_replaced_page_is_sent_again() {
 }
 
 /// Names a port that came with a message, as the driver does.
-fn new_port(session: &mut Session, now: u64) -> PortId {
+fn new_port(session: &mut PageSession, now: u64) -> PortId {
     match session.handle(Input::NewPort, now) {
         interpane_policy::session::Answer::Port(port) => port,
         other => panic!("Input::NewPort answered {other:?}"),

@@ -20,8 +20,7 @@ use interpane_policy::WindowOrigin;
 use interpane_policy::guard::RefusalKind;
 use interpane_policy::journal::{JournalConfig, Owner};
 use interpane_policy::session::{
-    Answer, Config, Input, JournalsOpening, Locator, PeerId, PortId, Registration, Session, ToolSpec, WaiterId,
-    WindowId,
+    Answer, Config, Input, JournalsOpening, Locator, PeerId, PortId, Registration, ToolSpec, WaiterId, WindowId,
 };
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -33,12 +32,18 @@ use crate::listeners::Listeners;
 use crate::options::Options;
 use crate::store::RawStore;
 
+/// The session as the driver keeps it: recording what it receives in a build with the feature `record`.
+#[cfg(feature = "record")]
+type PageSession = interpane_policy::session::tape::Recorder;
+#[cfg(not(feature = "record"))]
+type PageSession = interpane_policy::session::Session;
+
 /// The BroadcastChannel on which the pages of this origin announce how their calls go (observe.rs).
 const CALLS_CHANNEL: &str = "interpane:calls";
 
 /// The page's bridge: the session, the browser objects, and the listeners that feed it.
 pub(crate) struct Driver {
-    session: RefCell<Session>,
+    session: RefCell<PageSession>,
     /// The journals' storage (sessionStorage, or memory), once tab.rs has opened them: the session writes to it
     /// only when the driver carries out `Effect::WriteJournals`.
     storage: RefCell<Option<RawStore>>,
@@ -86,6 +91,12 @@ impl Driver {
         DRIVER.with(|driver| driver.borrow().clone())
     }
 
+    /// The tape of the page's session so far (a build with the feature `record`).
+    #[cfg(feature = "record")]
+    pub fn tape_json(&self) -> String {
+        self.session.borrow().tape_json()
+    }
+
     /// Installs the page's driver (or returns the one installed). `native`: the page has the browser's own WebMCP.
     pub fn install(options: Options, native: bool) -> Result<Rc<Driver>, BridgeError> {
         if let Some(driver) = Self::installed() {
@@ -117,7 +128,7 @@ impl Driver {
                 }
             });
             Driver {
-                session: RefCell::new(Session::new(config, Box::new(entropy))),
+                session: RefCell::new(PageSession::new(config, Box::new(entropy))),
                 storage: RefCell::new(None),
                 handles: RefCell::new(Handles::new(window.clone().into())),
                 context: RefCell::new(JsValue::UNDEFINED),

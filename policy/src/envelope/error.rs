@@ -206,6 +206,7 @@ pub enum FieldProblem {
 }
 
 /// Groups refusals for console warnings: a page warns once per category and origin, then at most once a minute.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ErrorCategory {

@@ -5,6 +5,7 @@ use crate::envelope::ErrorCategory;
 use crate::limits::Limits;
 
 /// Why the bridge refused something, for grouping console warnings.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RefusalKind {

@@ -4,6 +4,7 @@
 const MINUTE_MS: u64 = 60_000;
 
 /// The limits of both journals. [`JournalConfig::default`] gives the documented defaults.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JournalConfig {
     /// Settled consumer entries kept (for `callId` replay and unsent acknowledgements); the oldest go first.

@@ -5,6 +5,7 @@
 use std::fmt;
 
 /// A window the driver knows (a `WindowProxy`), named by the driver. [`WindowId::SELF`] is this page's own window.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct WindowId(pub u32);
 
@@ -14,24 +15,29 @@ impl WindowId {
 }
 
 /// A `MessagePort` the driver holds, named by the session (see [`crate::session::Input::NewPort`]).
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PortId(pub u32);
 
 /// Someone in this page who waits for an answer (a JavaScript promise or a Rust future), named by the driver.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct WaiterId(pub u64);
 
 /// One run of one of this page's tools, named by the session.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RunId(pub u32);
 
 /// One registration of a tool of this page: a later registration of the same name is another, so that an old guard
 /// cannot remove it.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Registration(pub u64);
 
 /// A window this page talks to, at one origin. The same window at another origin (after it navigated) is another
 /// peer: nothing learned from one origin ever applies to the other. [`PeerId::SELF`] is this page calling itself.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PeerId(pub u32);
 
@@ -42,6 +48,7 @@ impl PeerId {
 
 /// Where a window sits around this page, so that a page that reloads finds the window of its calls again. Stored in
 /// the consumer journal as text (`"self"`, `"parent"`, `"parent/2"`, `"frame/0"`, `"opener"`, `"unknown"`).
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Locator {
     /// This page.

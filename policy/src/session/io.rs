@@ -11,6 +11,7 @@ use crate::schema::ArgSchema;
 use crate::session::ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
 
 /// An event for the session: something a window, a port, a timer, the page or a tool did.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug)]
 pub enum Input {
     /// A `message` event whose data looked like ours (an object whose `type` starts with `WEBMCP_`), already within
@@ -142,6 +143,7 @@ pub enum Input {
 }
 
 /// A `getTools` of the page.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug)]
 pub struct ListRequest {
     /// Who waits for the list.
@@ -159,6 +161,7 @@ pub struct ListRequest {
 }
 
 /// An `executeTool` of the page.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug)]
 pub struct CallRequest {
     /// Who waits for the outcome.
@@ -180,6 +183,7 @@ pub struct CallRequest {
 }
 
 /// The tool object a call names, as the driver read it.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CallTarget {
     /// A tool the page listed (`getTools` named its peer), or the page's own ([`PeerId::SELF`]).
@@ -214,6 +218,7 @@ pub enum CallRefusal {
 
 /// A call of one of this page's tools that native WebMCP made: native called the `execute` the bridge registered
 /// with it ([`Effect::ToNative`]).
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug)]
 pub struct FromNative {
     /// Who settles native's promise (and whose abort is native's caller's abort).
@@ -227,6 +232,7 @@ pub struct FromNative {
 }
 
 /// How a run of a tool of this page ended, as the driver read it.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug)]
 pub enum RunResult {
     /// It returned this value, as JSON text (not yet checked against the limits).
@@ -471,6 +477,7 @@ pub enum Effect {
 }
 
 /// What the driver knows about a window when it first sees it.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WindowFacts {
     /// Where it sits around this page.

@@ -31,6 +31,7 @@ pub(crate) enum Deferred {
 }
 
 /// Which page the journals are this page's, and what the driver found out about the one before it.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone)]
 pub struct JournalsOpening {
     /// The tab and frame slot this page is (tab.rs, `tab_probe::TabClaim`).

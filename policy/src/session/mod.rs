@@ -64,6 +64,8 @@ mod peers;
 mod provider;
 mod random;
 mod recovery;
+#[cfg(feature = "record")]
+pub mod tape;
 mod timers;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -94,6 +96,7 @@ use random::IdSource;
 use timers::{Timer, Timers};
 
 /// What a page's session is set up with.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Config {

@@ -15,8 +15,15 @@ use interpane_policy::envelope::Message;
 use interpane_policy::journal::{JournalConfig, JournalStore, MemoryStore, Owner};
 use interpane_policy::session::{
     Answer, CallRequest, CallTarget, Config, Effect, Entropy, Input, JournalsOpening, ListRequest, Locator, PeerId,
-    PortId, Registration, Session, ToolSpec, WaiterId, WindowId,
+    PortId, Registration, ToolSpec, WaiterId, WindowId,
 };
+
+#[cfg(not(feature = "record"))]
+pub use interpane_policy::session::Session as PageSession;
+/// The session the tests drive: with the feature `record`, each one records what it receives, and the simulator
+/// replays every page's tape ([`interpane_policy::session::tape`]).
+#[cfg(feature = "record")]
+pub use interpane_policy::session::tape::Recorder as PageSession;
 use interpane_policy::{JsonText, Limits, OriginList, RequestId, StoreError, ToolName, TupleOrigin, WindowOrigin};
 
 /// A fixed clock start (ms since the epoch).
@@ -70,7 +77,7 @@ impl JournalStore for SharedStore {
 
 /// One page: its session, its sessionStorage, and every effect it queued, in order.
 pub struct Page {
-    pub session: Session,
+    pub session: PageSession,
     /// What the session wrote when it queued [`Effect::WriteJournals`] (not durable: a page whose sessionStorage
     /// does not survive reloads, as the tests of one page need).
     pub store: MemoryStore,
@@ -101,7 +108,7 @@ impl Page {
         let mut config = Config::new(WindowOrigin::from_browser(origin), expose);
         config.limits = limits;
         Self {
-            session: Session::new(config, Box::new(Seeded::new(seed))),
+            session: PageSession::new(config, Box::new(Seeded::new(seed))),
             store: MemoryStore::new(),
             effects: Vec::new(),
             now: T0,
@@ -189,7 +196,7 @@ impl Page {
 }
 
 /// Registers a tool of `session`'s page (a new name) at `now`.
-pub fn register(session: &mut Session, spec: ToolSpec, now: u64) -> Registration {
+pub fn register(session: &mut PageSession, spec: ToolSpec, now: u64) -> Registration {
     match session.handle(Input::Register { spec: Box::new(spec), quiet: false }, now) {
         Answer::Registered(registration) => registration.expect("a new tool name"),
         other => panic!("Input::Register answered {other:?}"),
@@ -198,7 +205,7 @@ pub fn register(session: &mut Session, spec: ToolSpec, now: u64) -> Registration
 
 /// Opens both journals of a session the way the bridge does, for frame `slot` of tab `tab`, over `store` (the
 /// page's sessionStorage).
-pub fn open_journals(session: &mut Session, store: &mut dyn JournalStore, tab: &str, slot: &str, now: u64) {
+pub fn open_journals(session: &mut PageSession, store: &mut dyn JournalStore, tab: &str, slot: &str, now: u64) {
     open_journals_with(session, store, (tab, slot), Vec::new(), JournalSetup::default(), now);
 }
 
@@ -212,7 +219,7 @@ pub struct JournalSetup {
 /// Opens both journals for frame `owner.1` of tab `owner.0` over `store`, with the windows `around` the page, as
 /// the driver does.
 pub fn open_journals_with(
-    session: &mut Session,
+    session: &mut PageSession,
     store: &mut dyn JournalStore,
     owner: (&str, &str),
     around: Vec<(WindowId, Locator)>,
