@@ -135,7 +135,7 @@ impl<'t> Fields<'_, 't> {
     fn flag(&self, field: Field) -> bool {
         self.slot(field).is_some_and(|value| match kind(value) {
             JsonKind::Bool => value.get() == "true",
-            JsonKind::Number => value.get().parse::<f64>() == Ok(1.0),
+            JsonKind::Number => serde_json::from_str::<f64>(value.get()).is_ok_and(|n| n == 1.0),
             _ => false,
         })
     }
@@ -345,14 +345,11 @@ impl<'t> Fields<'_, 't> {
 }
 
 /// A JSON number's text as a `Value`: integers exactly, other numbers correctly rounded to `f64` (serde_json's
-/// default float parsing may land one unit in the last place away, and a `retryAfter` must survive a round trip).
+/// `float_roundtrip` feature: its default float parsing may land one unit in the last place away, and a
+/// `retryAfter` must survive a round trip). serde_json's parser, not `str::parse`: that would link a second float
+/// parser (core's, with its tables) into the download.
 fn number_value(text: &str) -> Option<Value> {
-    if !text.contains(['.', 'e', 'E'])
-        && let Ok(value) = serde_json::from_str::<Value>(text)
-    {
-        return Some(value);
-    }
-    text.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number)
+    serde_json::from_str::<Value>(text).ok().filter(Value::is_number)
 }
 
 /// The kind of a value serde_json has checked.
@@ -374,6 +371,36 @@ pub(crate) fn cap_message(message: &str, limit: usize) -> String {
             shorter.pop();
             shorter.push('…');
             shorter
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::number_value;
+
+    /// Every finite `f64`, written as JavaScript writes it (the shortest text that reads back the same), reads back
+    /// as exactly that `f64` (a `retryAfter` survives the trip between windows).
+    #[test]
+    fn numbers_read_back_exactly() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut checked = 0;
+        while checked < 20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let number = f64::from_bits(state);
+            if !number.is_finite() {
+                continue;
+            }
+            // Rust's `{:e}` writes the shortest digits that read back exactly, as JavaScript's `String(n)` does.
+            let text = format!("{number:e}");
+            let read = number_value(&text).and_then(|value| value.as_f64());
+            assert_eq!(read.map(f64::to_bits), Some(number.to_bits()), "{text}");
+            checked += 1;
         }
     }
 }

@@ -88,7 +88,16 @@ fn is_plain_text(text: &str) -> bool {
         && !text.ends_with(char::is_whitespace)
         && !text.chars().any(|c| c.is_control() || matches!(c, ',' | '"' | '(' | ')'))
         && !matches!(text, "true" | "false" | "null")
-        && text.parse::<f64>().is_err()
+        && !looks_like_a_number(text)
+}
+
+/// Whether `text` could be read as a number: it starts with a digit, a sign or a dot, or is an infinity or NaN as
+/// some languages write them. (A check of the first character, not a float parser: that would link core's float
+/// parsing and its tables into the download for a question of quoting.)
+fn looks_like_a_number(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    text.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '-' | '+' | '.'))
+        || matches!(lower.trim_start_matches(['-', '+']), "inf" | "infinity" | "nan")
 }
 
 /// `items` joined with `, `, at most [`LISTED_VALUES`] of them, then `… (N more)`.
