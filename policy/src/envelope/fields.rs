@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use serde_json::value::RawValue;
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 use super::decode::{Decoded, Envelope, Field, Read, syntax};
 use super::error::{EnvelopeError, FieldProblem, Problem};
