@@ -17,6 +17,7 @@ pub mod call_path;
 pub mod calls_channel;
 pub mod envelope;
 pub mod ids;
+pub mod index_map;
 pub mod journal;
 pub mod limits;
 pub mod log_store;

@@ -31,7 +31,7 @@
 //! # Ok::<(), interpane_policy::journal::StoreError>(())
 //! ```
 
-use std::collections::BTreeMap;
+use crate::index_map::IndexMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -58,17 +58,17 @@ struct Segment {
     #[serde(default)]
     snap: bool,
     #[serde(default)]
-    set: BTreeMap<String, String>,
+    set: IndexMap<String, String>,
     #[serde(default)]
     del: Vec<String>,
 }
 
 impl Segment {
     fn new(seq: u64, at: u64, snap: bool) -> Self {
-        Self { v: 1, seq, at, snap, set: BTreeMap::new(), del: Vec::new() }
+        Self { v: 1, seq, at, snap, set: IndexMap::new(), del: Vec::new() }
     }
 
-    fn of_changes(seq: u64, at: u64, changes: &BTreeMap<String, Option<String>>) -> Self {
+    fn of_changes(seq: u64, at: u64, changes: &IndexMap<String, Option<String>>) -> Self {
         let mut segment = Self::new(seq, at, false);
         for (key, value) in changes {
             match value {
@@ -97,13 +97,13 @@ pub struct LogStore {
     /// Whether the underlying store survives a reload (`sessionStorage` does, the memory fallback does not).
     durable: bool,
     prefix: String,
-    live: BTreeMap<String, String>,
+    live: IndexMap<String, String>,
     /// Keys changed since the last flush, which writes each in its state at that time (taken from `live`). A key
     /// changed twice is listed twice (the flush's map keeps one): a push costs less than keeping a set in order
     /// on every change, thousands of times in a burst of calls.
     dirty: Vec<String>,
     /// Every change written since the snapshot, merged: what one segment after the snapshot would hold.
-    since_snapshot: BTreeMap<String, Option<String>>,
+    since_snapshot: IndexMap<String, Option<String>>,
     /// Key of the snapshot, if there is one.
     snapshot: Option<String>,
     /// Keys of the segments after the snapshot, in order.
@@ -157,9 +157,9 @@ impl LogStore {
         let mut log = Self {
             durable: inner.is_durable(),
             prefix: prefix.to_owned(),
-            live: BTreeMap::new(),
+            live: IndexMap::new(),
             dirty: Vec::new(),
-            since_snapshot: BTreeMap::new(),
+            since_snapshot: IndexMap::new(),
             snapshot: None,
             segments: Vec::new(),
             next_seq: 0,
@@ -168,7 +168,7 @@ impl LogStore {
             failed: false,
             discarded,
         };
-        for (key, segment) in readable {
+        for (key, mut segment) in readable {
             log.next_seq = segment.seq + 1;
             if segment.snap {
                 log.live = segment.set;
@@ -179,7 +179,7 @@ impl LogStore {
                 log.live.remove(&gone);
                 log.note_change(gone, None);
             }
-            for (key, value) in segment.set {
+            for (key, value) in segment.set.drain() {
                 log.live.insert(key.clone(), value.clone());
                 log.note_change(key, Some(value));
             }
@@ -211,9 +211,12 @@ impl LogStore {
             self.dirty.clear();
             return Ok(());
         }
-        let changes: BTreeMap<String, Option<String>> = std::mem::take(&mut self.dirty)
+        let changes: IndexMap<String, Option<String>> = std::mem::take(&mut self.dirty)
             .into_iter()
-            .map(|key| (key.clone(), self.live.get(&key).cloned()))
+            .map(|key| {
+                let value = self.live.get(&key).cloned();
+                (key, value)
+            })
             .collect();
         for (key, value) in &changes {
             self.note_change(key.clone(), value.clone());
@@ -263,7 +266,7 @@ impl LogStore {
     fn write_segment(
         &mut self,
         now: u64,
-        changes: &BTreeMap<String, Option<String>>,
+        changes: &IndexMap<String, Option<String>>,
         inner: &mut dyn JournalStore,
     ) -> Result<(), StoreError> {
         let (seq, key) = self.next_key();
@@ -320,7 +323,7 @@ fn encode(segment: &Segment) -> String {
 impl JournalStore for LogStore {
     fn entries(&self, prefix: &str) -> Vec<(String, String)> {
         self.live
-            .range(prefix.to_owned()..)
+            .range_from(prefix)
             .take_while(|(k, _)| k.starts_with(prefix))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect()
@@ -446,7 +449,7 @@ mod tests {
     fn merges_and_snapshots_replay_to_the_same_state() {
         let mut raw = MemoryStore::durable();
         let mut log = LogStore::open(&mut raw, PREFIX, 0);
-        let mut expected = BTreeMap::new();
+        let mut expected = IndexMap::new();
         for i in 0..500u64 {
             let key = format!("k{}", i % 37);
             if i % 5 == 0 {
@@ -459,7 +462,7 @@ mod tests {
             }
             log.flush(i, &mut raw).unwrap();
             let reopened = LogStore::open(&mut raw.clone(), PREFIX, i);
-            let seen: BTreeMap<String, String> = reopened.entries("").into_iter().collect();
+            let seen: IndexMap<String, String> = reopened.entries("").into_iter().collect();
             assert_eq!(seen, expected, "after flush {i}");
         }
     }

@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use serde_json::value::RawValue;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::decode::{Decoded, Envelope, Field, Read, syntax};
 use super::error::{EnvelopeError, FieldProblem, Problem};

@@ -7,26 +7,26 @@
 //! journal calls before each flush, so that each changed record is encoded once, in its latest state. Either way
 //! the store holds what immediate writes would have left there.
 
-use std::collections::BTreeMap;
+use crate::index_map::{IndexKey, IndexMap};
 
 use super::store::JournalStore;
 
 /// The store of one journal and the records it has yet to write (see the module docs).
 #[derive(Debug)]
-pub(crate) struct Persist<S, K> {
+pub(crate) struct Persist<S, K: IndexKey> {
     store: S,
     /// False once storage was lost: the journal lives in memory and writes nothing more.
     writing: bool,
     /// Whether changes wait for [`Persist::take_changed`] instead of being written at once.
     batched: bool,
     /// Records changed since they were last written, with the time of their last change.
-    changed: BTreeMap<K, u64>,
+    changed: IndexMap<K, u64>,
 }
 
-impl<S: JournalStore, K: Ord + Clone> Persist<S, K> {
+impl<S: JournalStore, K: IndexKey> Persist<S, K> {
     /// Writes to `store`, each change at once until [`Persist::batch`].
     pub(crate) fn new(store: S) -> Self {
-        Self { store, writing: true, batched: false, changed: BTreeMap::new() }
+        Self { store, writing: true, batched: false, changed: IndexMap::new() }
     }
 
     /// From now on, changes wait for [`Persist::take_changed`].
@@ -69,11 +69,11 @@ impl<S: JournalStore, K: Ord + Clone> Persist<S, K> {
     /// The records changed since the last call, each once, with the time of its last change (none once storage
     /// was lost). The journal writes each that it still holds.
     pub(crate) fn take_changed(&mut self) -> Vec<(K, u64)> {
-        let changed = std::mem::take(&mut self.changed);
+        let changed = self.changed.drain();
         if !self.writing {
             return Vec::new();
         }
-        changed.into_iter().collect()
+        changed
     }
 
     /// Storage was lost: nothing more is written, nothing waits.

@@ -1,6 +1,6 @@
 //! Where journal entries are kept: a trait the bridge implements over `sessionStorage`, and a map in memory.
 
-use std::collections::BTreeMap;
+use crate::index_map::IndexMap;
 
 use thiserror::Error;
 
@@ -38,7 +38,7 @@ pub trait JournalStore {
 /// [`StoreError::Full`] past a size, as `sessionStorage` does.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MemoryStore {
-    items: BTreeMap<String, String>,
+    items: IndexMap<String, String>,
     durable: bool,
     quota: Option<usize>,
 }
@@ -89,7 +89,7 @@ impl MemoryStore {
 impl JournalStore for MemoryStore {
     fn entries(&self, prefix: &str) -> Vec<(String, String)> {
         self.items
-            .range(prefix.to_owned()..)
+            .range_from(prefix)
             .take_while(|(k, _)| k.starts_with(prefix))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect()

@@ -83,7 +83,7 @@ impl Session {
             }
             Ok(Start::Replay { outcome, .. }) => self.effects.push_back(Effect::Settle { waiter, outcome }),
             Ok(Start::Join { wire_id }) => {
-                self.outgoing.calls.entry(wire_id.clone()).or_insert_with(|| PendingCall {
+                self.outgoing.calls.get_or_insert_with(wire_id.clone(), || PendingCall {
                     peer,
                     since: now,
                     waiters: Vec::new(),

@@ -68,7 +68,9 @@ mod recovery;
 pub mod tape;
 mod timers;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::index_map::IndexMap;
 
 pub use catalog::RegisterError;
 pub use from_native::UNREGISTERED_MESSAGE;
@@ -181,7 +183,7 @@ pub struct Session {
 #[derive(Default)]
 struct Outgoing {
     /// This page's calls that someone in it waits for, by wire id.
-    calls: BTreeMap<RequestId, PendingCall>,
+    calls: IndexMap<RequestId, PendingCall>,
     /// Which call each waiter waits for.
     waiting_on: SortedMap<WaiterId, RequestId>,
     /// How many times each silent provider was asked how a call stands.
@@ -192,7 +194,7 @@ struct Outgoing {
 
 /// The calls that run this page's tools, by their caller's origin and wire id, and by run.
 struct Incoming {
-    running: BTreeMap<RunKey, Running>,
+    running: IndexMap<RunKey, Running>,
     runs: SortedMap<RunId, RunKey>,
     next_run: u32,
 }
@@ -240,7 +242,7 @@ impl Session {
             journals: None,
             deferred: Vec::new(),
             outgoing: Outgoing::default(),
-            incoming: Incoming { running: BTreeMap::new(), runs: SortedMap::new(), next_run: 1 },
+            incoming: Incoming { running: IndexMap::new(), runs: SortedMap::new(), next_run: 1 },
             listing: Listings { listings: SortedMap::new(), asked: SortedMap::new(), next_listing: 1, interest },
             outbox: Outbox::default(),
             timers: Timers::default(),

@@ -3,7 +3,7 @@
 mod flush;
 mod types;
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::index_map::{IndexMap, IndexSet};
 
 pub use types::{
     ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, PLAIN_PEER_UNANSWERED, PROVIDER_GONE, PROVIDER_GONE_BEFORE_SEND,
@@ -52,10 +52,10 @@ pub struct ConsumerJournal<S> {
     persist: Persist<S, RequestId>,
     owner: Owner,
     config: JournalConfig,
-    calls: BTreeMap<RequestId, Call>,
-    by_call_id: BTreeMap<String, RequestId>,
-    settled_order: BTreeSet<(u64, RequestId)>,
-    unsettled_order: BTreeSet<(u64, RequestId)>,
+    calls: IndexMap<RequestId, Call>,
+    by_call_id: IndexMap<String, RequestId>,
+    settled_order: IndexSet<(u64, RequestId)>,
+    unsettled_order: IndexSet<(u64, RequestId)>,
     /// Keys of entries of another tab id, inherited when this tab was copied from it: never resumed, dropped
     /// when the store is full.
     orphans: Vec<String>,
@@ -77,10 +77,10 @@ impl<S: JournalStore> ConsumerJournal<S> {
             persist: Persist::new(store),
             owner,
             config,
-            calls: BTreeMap::new(),
-            by_call_id: BTreeMap::new(),
-            settled_order: BTreeSet::new(),
-            unsettled_order: BTreeSet::new(),
+            calls: IndexMap::new(),
+            by_call_id: IndexMap::new(),
+            settled_order: IndexSet::new(),
+            unsettled_order: IndexSet::new(),
             orphans: Vec::new(),
             warnings: Vec::new(),
         };
@@ -163,12 +163,17 @@ impl<S: JournalStore> ConsumerJournal<S> {
     /// Outcomes this journal recorded from bridge providers and has not yet acknowledged, grouped by window in
     /// batches of at most [`MAX_ACK_BATCH`].
     fn acks_due(&self) -> Vec<Recovery> {
-        let mut by_window: BTreeMap<&ProviderWindow, Vec<RequestId>> = BTreeMap::new();
-        for (_, wire) in &self.settled_order {
+        // By window in the windows' order (a few windows: a sorted vector, not a map of its own).
+        let mut by_window: Vec<(&ProviderWindow, Vec<RequestId>)> = Vec::new();
+        for (_, wire) in self.settled_order.iter() {
             if let Some(call) = self.calls.get(wire)
                 && let CallPhase::Settled { ack: AckState::Due, .. } = call.entry.phase
             {
-                by_window.entry(&call.entry.provider).or_default().push(wire.clone());
+                let provider = &call.entry.provider;
+                match by_window.binary_search_by(|(window, _)| (*window).cmp(provider)) {
+                    Ok(at) => by_window[at].1.push(wire.clone()),
+                    Err(at) => by_window.insert(at, (provider, vec![wire.clone()])),
+                }
             }
         }
         let mut acks = Vec::new();

@@ -5,7 +5,7 @@ mod flush;
 mod held;
 mod types;
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::index_map::{IndexMap, IndexSet};
 
 pub use types::{
     BAD_ORIGIN_MESSAGE, CANCELLED_MESSAGE, CANNOT_RECORD_MESSAGE, CancelDecision, DELIVERED_MESSAGE, EXPIRED_MESSAGE,
@@ -71,11 +71,11 @@ pub struct ProviderJournal<S> {
     noted: bool,
     owner: Owner,
     config: JournalConfig,
-    records: BTreeMap<Key, ProviderEntry>,
+    records: IndexMap<Key, ProviderEntry>,
     /// Records of ids that ran (results and tombstones), by last change.
-    kept_order: BTreeSet<(u64, Key)>,
+    kept_order: IndexSet<(u64, Key)>,
     /// Records holding a result, by last change.
-    done_order: BTreeSet<(u64, Key)>,
+    done_order: IndexSet<(u64, Key)>,
     running_per_origin: SortedMap<String, usize>,
     /// Bytes of the results held for each caller origin (see [`held::held_bytes`]).
     held_per_origin: SortedMap<String, usize>,
@@ -83,11 +83,11 @@ pub struct ProviderJournal<S> {
     durable_store: bool,
     /// Keys held in the store by another frame of this tab: never overwritten, run or answered, and left to
     /// that frame to prune.
-    siblings: BTreeSet<Key>,
+    siblings: IndexSet<Key>,
     /// Records of another tab id, inherited when this tab was copied from it (no page of that tab uses this
     /// storage): never run or answered here, counted in `ran_ids_kept` and pruned like own records, so that a
     /// chain of copied tabs stays bounded. By last change.
-    orphans: BTreeMap<Key, u64>,
+    orphans: IndexMap<Key, u64>,
     /// Calls received up to this time may have been forgotten.
     horizon: Option<u64>,
     warnings: Vec<JournalWarning>,
@@ -105,14 +105,14 @@ impl<S: JournalStore> ProviderJournal<S> {
             noted: false,
             owner,
             config,
-            records: BTreeMap::new(),
-            kept_order: BTreeSet::new(),
-            done_order: BTreeSet::new(),
+            records: IndexMap::new(),
+            kept_order: IndexSet::new(),
+            done_order: IndexSet::new(),
             running_per_origin: SortedMap::new(),
             held_per_origin: SortedMap::new(),
             durable_store: false,
-            siblings: BTreeSet::new(),
-            orphans: BTreeMap::new(),
+            siblings: IndexSet::new(),
+            orphans: IndexMap::new(),
             horizon: None,
             warnings: Vec::new(),
         };
@@ -464,7 +464,7 @@ impl<S: JournalStore> ProviderJournal<S> {
     fn early_cancels(&self, origin: &str) -> usize {
         let Ok(lowest) = RequestId::new("-") else { return 0 };
         self.records
-            .range((origin.to_owned(), lowest)..)
+            .range_from(&(origin.to_owned(), lowest))
             .take_while(|((o, _), _)| o == origin)
             .filter(|(_, e)| e.tool.is_none() && e.state == RecordState::Cancelled)
             .count()

@@ -1,0 +1,483 @@
+//! An ordered map and set for the large collections (the journals' records and their orders, the calls in flight,
+//! the runs, the storage log), all indexed through one B-tree type.
+//!
+//! Every `BTreeMap<K, V>` brings its own copy of the B-tree's node code for its `K` and `V`: with fourteen key and
+//! value pairs that came to 138 KB of the bridge's wasm (twiggy, 2026-12-03). Here each key is written as text
+//! that sorts as the key does ([`IndexKey`]), a `BTreeMap<Box<str>, u32>` — the same type for every map, so its
+//! code is in the download once — maps that text to a slot, and the entries live in a [`Slab`]. A lookup or an
+//! insert costs what a B-tree's does (plus writing the key's text, without an allocation for a text key); the
+//! small collections keep [`crate::sorted_map`], which is cheaper still where a map stays small.
+//!
+//! They iterate in key order, like `BTreeMap` and `BTreeSet`, so the same inputs give the same effects in the same
+//! order.
+
+use std::borrow::Borrow;
+use std::collections::{BTreeMap, btree_map};
+use std::fmt;
+use std::ops::Bound;
+
+use slab::Slab;
+
+use crate::ids::RequestId;
+use crate::origin::WindowOrigin;
+
+/// A key written as text that sorts as the key does: `a < b` exactly when `a`'s text sorts before `b`'s (byte
+/// order). Numbers are written as 16 hexadecimal digits; the parts of a pair are joined by `\0`, which no part
+/// holds (ids, origins and storage keys are printable text).
+pub trait KeyText {
+    /// Appends the key's text to `out`.
+    fn write_key(&self, out: &mut String);
+
+    /// Calls `with` with the key's text (borrowed when the key is text already).
+    fn with_key<R>(&self, with: impl FnOnce(&str) -> R) -> R {
+        let mut text = String::new();
+        self.write_key(&mut text);
+        with(&text)
+    }
+}
+
+/// A key of an [`IndexMap`] or [`IndexSet`]: ordered as its [`KeyText`].
+pub trait IndexKey: KeyText + Ord + Clone {}
+
+impl<T: KeyText + Ord + Clone> IndexKey for T {}
+
+impl KeyText for str {
+    fn write_key(&self, out: &mut String) {
+        out.push_str(self);
+    }
+
+    fn with_key<R>(&self, with: impl FnOnce(&str) -> R) -> R {
+        with(self)
+    }
+}
+
+impl KeyText for String {
+    fn write_key(&self, out: &mut String) {
+        out.push_str(self);
+    }
+
+    fn with_key<R>(&self, with: impl FnOnce(&str) -> R) -> R {
+        with(self)
+    }
+}
+
+impl KeyText for RequestId {
+    fn write_key(&self, out: &mut String) {
+        out.push_str(self.as_str());
+    }
+
+    fn with_key<R>(&self, with: impl FnOnce(&str) -> R) -> R {
+        with(self.as_str())
+    }
+}
+
+impl KeyText for WindowOrigin {
+    fn write_key(&self, out: &mut String) {
+        // The opaque origin ("null") sorts before every tuple origin ("http…"): `\u{1}` before any letter.
+        match self {
+            WindowOrigin::Opaque => out.push('\u{1}'),
+            WindowOrigin::Tuple(origin) => out.push_str(origin.as_str()),
+        }
+    }
+}
+
+impl KeyText for u64 {
+    fn write_key(&self, out: &mut String) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        for shift in (0..16).rev() {
+            out.push(char::from(HEX[((self >> (shift * 4)) & 0xf) as usize]));
+        }
+    }
+}
+
+impl<A: KeyText, B: KeyText> KeyText for (A, B) {
+    fn write_key(&self, out: &mut String) {
+        self.0.write_key(out);
+        out.push('\0');
+        self.1.write_key(out);
+    }
+}
+
+/// A map ordered by key (see the module docs).
+#[derive(Clone)]
+pub struct IndexMap<K, V> {
+    index: BTreeMap<Box<str>, u32>,
+    entries: Slab<(K, V)>,
+}
+
+impl<K, V> Default for IndexMap<K, V> {
+    fn default() -> Self {
+        Self { index: BTreeMap::new(), entries: Slab::new() }
+    }
+}
+
+impl<K: IndexKey, V> IndexMap<K, V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many entries the map holds.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Whether the map is empty.
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    fn slot<Q: KeyText + ?Sized>(&self, key: &Q) -> Option<usize>
+    where
+        K: Borrow<Q>,
+    {
+        key.with_key(|text| self.index.get(text).map(|slot| *slot as usize))
+    }
+
+    /// The value of `key`.
+    pub fn get<Q: KeyText + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
+        self.slot(key).map(|slot| &self.entries[slot].1)
+    }
+
+    /// The value of `key`, to change.
+    pub fn get_mut<Q: KeyText + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
+        self.slot(key).map(|slot| &mut self.entries[slot].1)
+    }
+
+    /// Whether the map holds `key`.
+    pub fn contains_key<Q: KeyText + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.slot(key).is_some()
+    }
+
+    /// Puts `value` under `key`; the value it replaces, if any.
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        if let Some(slot) = self.slot(&key) {
+            return Some(std::mem::replace(&mut self.entries[slot].1, value));
+        }
+        let mut text = String::new();
+        key.write_key(&mut text);
+        let slot = self.entries.insert((key, value));
+        // A map never holds 2^32 entries: the journals and the calls in flight are bounded far below.
+        self.index.insert(text.into_boxed_str(), slot as u32);
+        None
+    }
+
+    /// Removes `key`; its value, if it was there.
+    pub fn remove<Q: KeyText + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
+        let slot = key.with_key(|text| self.index.remove(text))?;
+        Some(self.entries.remove(slot as usize).1)
+    }
+
+    /// The entries in key order.
+    pub fn iter(&self) -> Iter<'_, K, V, btree_map::Values<'_, Box<str>, u32>> {
+        Iter { slots: self.index.values(), entries: &self.entries }
+    }
+
+    /// The entries from `start` (included) on, in key order.
+    pub fn range_from<Q: KeyText + ?Sized>(&self, start: &Q) -> impl Iterator<Item = (&K, &V)>
+    where
+        K: Borrow<Q>,
+    {
+        let mut text = String::new();
+        start.write_key(&mut text);
+        let slots =
+            self.index.range::<str, _>((Bound::Included(text.as_str()), Bound::Unbounded)).map(|(_, slot)| slot);
+        Iter { slots, entries: &self.entries }
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> {
+        self.iter().map(|(key, _)| key)
+    }
+
+    /// The values in key order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> {
+        self.iter().map(|(_, value)| value)
+    }
+
+    /// The entry of the smallest key.
+    pub fn first_key_value(&self) -> Option<(&K, &V)> {
+        self.iter().next()
+    }
+
+    /// Removes every entry.
+    pub fn clear(&mut self) {
+        self.index.clear();
+        self.entries.clear();
+    }
+
+    /// The value of `key`, put there by `make` when missing.
+    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+        let slot = match self.slot(&key) {
+            Some(slot) => slot,
+            None => {
+                let mut text = String::new();
+                key.write_key(&mut text);
+                let slot = self.entries.insert((key, make()));
+                self.index.insert(text.into_boxed_str(), slot as u32);
+                slot
+            }
+        };
+        &mut self.entries[slot].1
+    }
+
+    /// Removes every entry and gives them in key order.
+    pub fn drain(&mut self) -> Vec<(K, V)> {
+        let index = std::mem::take(&mut self.index);
+        let mut entries = std::mem::take(&mut self.entries);
+        index.into_values().map(|slot| entries.remove(slot as usize)).collect()
+    }
+}
+
+/// The entries of an [`IndexMap`] whose slots `slots` gives, in its order.
+pub struct Iter<'a, K, V, S> {
+    slots: S,
+    entries: &'a Slab<(K, V)>,
+}
+
+impl<'a, K, V, S: Iterator<Item = &'a u32>> Iterator for Iter<'a, K, V, S> {
+    type Item = (&'a K, &'a V);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value) = &self.entries[*self.slots.next()? as usize];
+        Some((key, value))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.slots.size_hint()
+    }
+}
+
+impl<'a, K, V, S: DoubleEndedIterator<Item = &'a u32>> DoubleEndedIterator for Iter<'a, K, V, S> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let (key, value) = &self.entries[*self.slots.next_back()? as usize];
+        Some((key, value))
+    }
+}
+
+impl<'a, K: IndexKey, V> IntoIterator for &'a IndexMap<K, V> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = Iter<'a, K, V, btree_map::Values<'a, Box<str>, u32>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<K: IndexKey + fmt::Debug, V: fmt::Debug> fmt::Debug for IndexMap<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<K: IndexKey + PartialEq, V: PartialEq> PartialEq for IndexMap<K, V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<K: IndexKey + Eq, V: Eq> Eq for IndexMap<K, V> {}
+
+impl<K: IndexKey, V> FromIterator<(K, V)> for IndexMap<K, V> {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(items: I) -> Self {
+        let mut map = Self::new();
+        for (key, value) in items {
+            map.insert(key, value);
+        }
+        map
+    }
+}
+
+/// Written as a map (a JSON object for text keys), in key order.
+impl<K: IndexKey + serde::Serialize, V: serde::Serialize> serde::Serialize for IndexMap<K, V> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+/// Read from a map; a key given twice keeps its last value.
+impl<'de, K: IndexKey + serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::Deserialize<'de>
+    for IndexMap<K, V>
+{
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries<K, V>(std::marker::PhantomData<(K, V)>);
+
+        impl<'de, K: IndexKey + serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::de::Visitor<'de> for Entries<K, V> {
+            type Value = IndexMap<K, V>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+                let mut map = IndexMap::new();
+                while let Some((key, value)) = access.next_entry()? {
+                    map.insert(key, value);
+                }
+                Ok(map)
+            }
+        }
+
+        deserializer.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
+/// A set ordered by key (see the module docs).
+#[derive(Clone)]
+pub struct IndexSet<K> {
+    map: IndexMap<K, ()>,
+}
+
+impl<K> Default for IndexSet<K> {
+    fn default() -> Self {
+        Self { map: IndexMap::default() }
+    }
+}
+
+impl<K: IndexKey> PartialEq for IndexSet<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.map == other.map
+    }
+}
+
+impl<K: IndexKey> Eq for IndexSet<K> {}
+
+impl<K: IndexKey> IndexSet<K> {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self { map: IndexMap::new() }
+    }
+
+    /// How many items the set holds.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Adds `item`; whether it was new.
+    pub fn insert(&mut self, item: K) -> bool {
+        self.map.insert(item, ()).is_none()
+    }
+
+    /// Removes `item`; whether it was there.
+    pub fn remove<Q: KeyText + ?Sized>(&mut self, item: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.map.remove(item).is_some()
+    }
+
+    /// Whether the set holds `item`.
+    pub fn contains<Q: KeyText + ?Sized>(&self, item: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.map.contains_key(item)
+    }
+
+    /// The smallest item.
+    pub fn first(&self) -> Option<&K> {
+        self.map.keys().next()
+    }
+
+    /// The items in order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &K> {
+        self.map.keys()
+    }
+
+    /// Removes every item.
+    pub fn clear(&mut self) {
+        self.map.clear();
+    }
+}
+
+impl<K: IndexKey + fmt::Debug> fmt::Debug for IndexSet<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use super::*;
+    use crate::test_rng::next;
+
+    fn rid(text: &str) -> RequestId {
+        RequestId::new(text).unwrap_or_else(|_| unreachable!("a valid id"))
+    }
+
+    /// The same random operations on a `BTreeMap` and an `IndexMap` with pair keys of a number and an id leave the
+    /// same entries in the same order, and answer every lookup the same.
+    #[test]
+    fn it_is_a_btree_map_with_other_code() {
+        let mut state = 7u64;
+        let mut below = |n: u64| next(&mut state) % n;
+        let ids = ["a", "b", "aa", "a-b", "Z", "0", "a_1", "a:b"];
+        let mut theirs: BTreeMap<(u64, RequestId), u32> = BTreeMap::new();
+        let mut ours: IndexMap<(u64, RequestId), u32> = IndexMap::new();
+        for round in 0..4000u32 {
+            let number = [0, 1, 15, 16, 255, 256, u64::MAX, 1 << 40][below(8) as usize];
+            let key = (number, rid(ids[below(ids.len() as u64) as usize]));
+            match below(4) {
+                0 | 1 => assert_eq!(ours.insert(key.clone(), round), theirs.insert(key, round)),
+                2 => assert_eq!(ours.remove(&key), theirs.remove(&key)),
+                _ => assert_eq!(ours.get(&key), theirs.get(&key)),
+            }
+            assert_eq!(ours.len(), theirs.len());
+        }
+        assert!(ours.iter().eq(theirs.iter()));
+        assert!(ours.iter().rev().eq(theirs.iter().rev()));
+        let drained = ours.drain();
+        assert!(drained.into_iter().eq(theirs.into_iter()));
+        assert!(ours.is_empty());
+    }
+
+    #[test]
+    fn a_set_of_text_pairs_orders_as_a_btree_set() {
+        let pairs = [("https://a.example", "x"), ("https://a.example.", "a"), ("https://a.exampl", "z"), ("", "b")];
+        let theirs: BTreeSet<(String, RequestId)> = pairs.iter().map(|(o, i)| ((*o).to_owned(), rid(i))).collect();
+        let mut ours = IndexSet::new();
+        for (origin, id) in pairs {
+            assert!(ours.insert((origin.to_owned(), rid(id))));
+        }
+        assert!(!ours.insert(("".to_owned(), rid("b"))));
+        assert!(ours.iter().eq(theirs.iter()));
+        assert_eq!(ours.first(), theirs.first());
+    }
+
+    #[test]
+    fn window_origins_order_as_their_type_does() {
+        let origins = ["null", "https://b.example", "http://a.example", "https://a.example:8443"];
+        let mut theirs: Vec<WindowOrigin> = origins.iter().map(|o| WindowOrigin::from_browser(o)).collect();
+        let ours: IndexSet<WindowOrigin> = {
+            let mut set = IndexSet::new();
+            for origin in &theirs {
+                set.insert(origin.clone());
+            }
+            set
+        };
+        theirs.sort();
+        assert!(ours.iter().eq(theirs.iter()));
+    }
+}
