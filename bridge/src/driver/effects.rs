@@ -135,7 +135,11 @@ impl Driver {
     /// runs the definition js/forms/watch.js last reported of the form (its `execute`, with it as `this`).
     fn form_tool(&self, form: FormId, registration: Option<Registration>) {
         let mut handles = self.handles.borrow_mut();
-        handles.tools.retain(|_, tool| tool.form.as_ref().is_none_or(|(of, _)| *of != form));
+        // A form has one tool at most (found and removed by key: no `retain` of the map, less code in the wasm).
+        let earlier = handles.tools.iter().find(|(_, tool)| tool.form.as_ref().is_some_and(|(of, _)| *of == form));
+        if let Some(earlier) = earlier.map(|(registration, _)| *registration) {
+            handles.tools.remove(&earlier);
+        }
         let Some(registration) = registration else { return };
         let Some(definition) = handles.forms.get(&form).cloned() else { return };
         let Ok(execute) = crate::options::get(&definition, "execute").dyn_into::<js_sys::Function>() else { return };

@@ -139,18 +139,18 @@ impl Session {
     /// tool gets it (quietly: the change that freed the name announces). Forms that do not make a valid tool were
     /// warned about when they were reported, and are passed over silently here.
     fn hand_over(&mut self, name: &str) {
-        let waiting: Vec<FormId> = self
-            .forms
-            .entries
-            .iter()
-            .filter(|(_, entry)| entry.registration.is_none() && entry.definition.name == name)
-            .map(|(form, _)| *form)
-            .collect();
-        for form in waiting {
-            let Some(spec) = self.forms.entries.get(&form).and_then(|entry| self.form_tool(&entry.definition).ok())
-            else {
-                continue;
-            };
+        // In the order forms were found; no list of the waiting forms is collected (less code in the wasm).
+        let mut tried = None;
+        loop {
+            let next = self.forms.entries.iter().find(|(form, entry)| {
+                tried.is_none_or(|tried| **form > tried)
+                    && entry.registration.is_none()
+                    && entry.definition.name == name
+            });
+            let Some((form, entry)) = next else { return };
+            let form = *form;
+            tried = Some(form);
+            let Ok(spec) = self.form_tool(&entry.definition) else { continue };
             let Ok(registration) = self.add_tool(spec, true, Some(form)) else { return };
             if let Some(entry) = self.forms.entries.get_mut(&form) {
                 entry.registration = Some(registration);
