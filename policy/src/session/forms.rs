@@ -26,7 +26,8 @@ use crate::session::ids::{FormId, Registration};
 use crate::session::io::{Effect, FormDefinition, ToolSpec};
 use crate::sorted_map::SortedMap;
 
-/// Why a form is not a tool, as [`FormToolError`] says it: the category the warning gate groups warnings by.
+/// Why a form is not a tool (the category of the console warning that says why): what the warning gate groups a
+/// form's warnings by ([`RefusalKind::FormTool`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum FormProblem {
