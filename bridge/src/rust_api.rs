@@ -51,7 +51,7 @@ impl Bridge {
     pub fn register_tool(&self, tool: ToolDefinition) -> Result<ToolRegistration, BridgeError> {
         let name = tool.name.clone();
         let (spec, handler) = tool.into_spec()?;
-        let registration = self.driver.register(spec, handler, None, None)?;
+        let registration = self.driver.register(spec, handler, None)?;
         Ok(ToolRegistration { name: Some(name), registration, driver: Rc::downgrade(&self.driver) })
     }
 

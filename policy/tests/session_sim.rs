@@ -411,6 +411,7 @@ impl Sim {
             Effect::EndOfTask | Effect::ProbeWindows(_) | Effect::WriteJournals => unreachable!("handled by pump"),
             Effect::RefuseCall { error, .. } => panic!("the simulator's calls have valid arguments: {error}"),
             Effect::CallNative { .. } | Effect::AbortNative(_) => unreachable!("no page here lists on native's path"),
+            Effect::FormTool { .. } => unreachable!("no page here has declarative forms"),
         }
     }
 

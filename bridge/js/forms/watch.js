@@ -1,5 +1,6 @@
 // Declarative form tools: watching the document for forms that appear, disappear or change, and reporting each to
-// Rust (src/forms.rs), which decides what becomes a tool. The rules are written down in docs/forms.md.
+// Rust (src/forms.rs), which hands it to the session (policy's session/forms.rs), where what becomes a tool is
+// decided. The rules are written down in docs/forms.md.
 
 import { formTool } from "./tool.js";
 

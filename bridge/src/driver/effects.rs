@@ -4,12 +4,12 @@ use gloo_events::EventListener;
 use interpane_policy::envelope::Message;
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{
-    CallRefusal, Effect, Finished, Input, ListedTool, PeerId, PortId, Registration, RunId, RunResult, WindowId,
+    CallRefusal, Effect, Finished, FormId, Input, ListedTool, PeerId, PortId, Registration, RunId, RunResult, WindowId,
 };
 use interpane_policy::{ErrorKind, JsonText, RequestId, ToolError, ToolName, TupleOrigin};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::driver::handles::{Handler, JsResult, PortHandle, Waiter};
+use crate::driver::handles::{Handler, JsResult, PortHandle, ToolHandle, Waiter};
 use crate::driver::{Driver, upgrade, windows_around};
 use crate::user::{outcome_to_js, page_value};
 use crate::{RemoteTool, ToolResult, console, js};
@@ -93,10 +93,12 @@ impl Driver {
             Effect::ToNative { registration, descriptor, exposed_to } => {
                 let tool = self.handles.borrow().tools.get(&registration).map(|t| t.form.clone());
                 if let Some(form) = tool {
-                    crate::native::registry::register(registration, &descriptor, &exposed_to, form.as_ref());
+                    let definition = form.map(|(_, definition)| definition);
+                    crate::native::registry::register(registration, &descriptor, &exposed_to, definition.as_ref());
                 }
             }
             Effect::FromNative(registration) => crate::native::registry::unregister(registration),
+            Effect::FormTool { form, registration } => self.form_tool(form, registration),
             Effect::Warn(text) => console::warn(&text),
             Effect::EndOfTask => self.queue_end_of_task(),
             Effect::Ready => js::mark_ready(&self.context.borrow()),
@@ -127,6 +129,22 @@ impl Driver {
             handle.port.start();
             handle._listener = Some(super::events::listen_to_port(&self.me, &handle.port, id));
         }
+    }
+
+    /// A form's tool is now `registration` (or none): the form's earlier tool, if any, is dropped, and the new one
+    /// runs the definition js/forms/watch.js last reported of the form (its `execute`, with it as `this`).
+    fn form_tool(&self, form: FormId, registration: Option<Registration>) {
+        let mut handles = self.handles.borrow_mut();
+        // A form has one tool at most (found and removed by key: no `retain` of the map, less code in the wasm).
+        let earlier = handles.tools.iter().find(|(_, tool)| tool.form.as_ref().is_some_and(|(of, _)| *of == form));
+        if let Some(earlier) = earlier.map(|(registration, _)| *registration) {
+            handles.tools.remove(&earlier);
+        }
+        let Some(registration) = registration else { return };
+        let Some(definition) = handles.forms.get(&form).cloned() else { return };
+        let Ok(execute) = crate::options::get(&definition, "execute").dyn_into::<js_sys::Function>() else { return };
+        let handler = Handler::Js { execute, this: definition.clone() };
+        handles.tools.insert(registration, ToolHandle { handler, form: Some((form, definition)), _abort: None });
     }
 
     fn run_tool(&self, run: RunId, registration: Registration, args: JsonText) {

@@ -1,10 +1,12 @@
 //! The browser objects the driver holds for the session, under the ids the session knows them by: windows, ports,
-//! the page's callers, tool runs, and the page's tools.
+//! the page's callers, tool runs, the page's tools, and the definitions of its declarative forms.
 
 use gloo_events::EventListener;
 use interpane_policy::RequestId;
 use interpane_policy::journal::CallOutcome;
-use interpane_policy::session::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowFacts, WindowId};
+use interpane_policy::session::{
+    FormId, Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowFacts, WindowId,
+};
 use interpane_policy::sorted_map::SortedMap;
 use wasm_bindgen::JsValue;
 
@@ -15,9 +17,10 @@ pub(crate) use crate::tool_types::Handler;
 /// One of the page's tools, as the driver runs it.
 pub(crate) struct ToolHandle {
     pub handler: Handler,
-    /// For a declarative form's tool: the definition js/forms/watch.js reported (native registration takes the form's
-    /// `toolname` off while it registers, see forms.rs).
-    pub form: Option<JsValue>,
+    /// For a declarative form's tool: the form, and the definition js/forms/watch.js reported of it when the session
+    /// made it this tool (`Effect::FormTool`; native registration takes the form's `toolname` off while it
+    /// registers, see native/registry.rs).
+    pub form: Option<(FormId, JsValue)>,
     /// Unregisters the tool when the signal it was registered with aborts.
     pub _abort: Option<EventListener>,
 }
@@ -69,6 +72,9 @@ pub(crate) struct Handles {
     next_waiter: u64,
     pub runs: SortedMap<RunId, web_sys::AbortController>,
     pub tools: SortedMap<Registration, ToolHandle>,
+    /// The definition js/forms/watch.js last reported of each form of the page (its `execute`, and `this` for it),
+    /// by form, for as long as the form is in the page: the session says which registration runs which form.
+    pub forms: SortedMap<FormId, JsValue>,
     /// Load listeners of the frame elements of windows that calls wait on.
     pub frames: SortedMap<WindowId, EventListener>,
     /// Native's tool objects of the tools `getTools` listed on native's path, by native peer and name.

@@ -217,7 +217,6 @@ impl Driver {
         self: &Rc<Self>,
         spec: ToolSpec,
         handler: Handler,
-        form: Option<JsValue>,
         signal: Option<web_sys::AbortSignal>,
     ) -> Result<Registration, BridgeError> {
         let name = spec.name.to_string();
@@ -242,7 +241,7 @@ impl Driver {
                 })
             })
         });
-        self.handles.borrow_mut().tools.insert(registration, ToolHandle { handler, form, _abort: abort });
+        self.handles.borrow_mut().tools.insert(registration, ToolHandle { handler, form: None, _abort: abort });
         self.pump();
         Ok(registration)
     }
@@ -250,16 +249,7 @@ impl Driver {
     /// Unregisters the tool `name` (only `registration` of it, when given), and tells the windows that listed
     /// it. Whether one was removed.
     pub fn unregister(&self, name: &str, registration: Option<Registration>) -> bool {
-        self.remove_tool(name, registration, false)
-    }
-
-    /// Removes a tool without telling anyone (a form's tool that another replaces in one change).
-    pub fn remove_quietly(&self, name: &str, registration: Registration) -> bool {
-        self.remove_tool(name, Some(registration), true)
-    }
-
-    fn remove_tool(&self, name: &str, registration: Option<Registration>, quiet: bool) -> bool {
-        let input = Input::Unregister { name: name.to_owned(), registration, quiet };
+        let input = Input::Unregister { name: name.to_owned(), registration, quiet: false };
         let answer = self.session.borrow_mut().handle(input, now());
         let removed = match answer {
             Answer::Unregistered(removed) => removed,
@@ -270,11 +260,6 @@ impl Driver {
         }
         self.pump();
         removed.is_some()
-    }
-
-    /// Tells the windows that listed the page's tools that they changed, and fires `toolchange`.
-    pub fn announce_tools_changed(&self) {
-        self.input(Input::ToolsChanged);
     }
 
     /// A console warning about this page (rate-limited with the others).

@@ -131,7 +131,7 @@ impl BridgeHandle {
         if let Some(signal) = signal.as_ref().filter(|s| s.aborted()) {
             return js_sys::Promise::reject(&signal.reason());
         }
-        match driver.register(spec, handler, None, signal) {
+        match driver.register(spec, handler, signal) {
             Ok(_) => js_sys::Promise::resolve(&JsValue::UNDEFINED),
             Err(error @ BridgeError::DuplicateTool(_)) => {
                 js_sys::Promise::reject(&invalid_state(format!("registerTool: {error}")))

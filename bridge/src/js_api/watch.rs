@@ -27,7 +27,7 @@ pub(crate) fn watch_other_registrations(driver: &Driver) {
             (spec, handler)
         });
         let refused = match local {
-            Ok((spec, handler)) => driver.register(spec, handler, None, signal).err(),
+            Ok((spec, handler)) => driver.register(spec, handler, signal).err(),
             Err(error) => Some(error),
         };
         if let Some(error) = refused {

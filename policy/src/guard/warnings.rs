@@ -3,6 +3,7 @@
 use super::origins::OriginTable;
 use crate::envelope::ErrorCategory;
 use crate::limits::Limits;
+use crate::session::{FormId, FormProblem};
 
 /// Why the bridge refused something, for grouping console warnings.
 #[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
@@ -29,6 +30,14 @@ pub enum RefusalKind {
     NativeRegistry,
     /// A journal write that storage refused.
     StorageFailed,
+    /// A declarative form of the page that is not a tool, and why: one kind per form and problem, so that a form
+    /// that keeps changing while it stays broken warns once a minute, and every other form still warns at once.
+    FormTool {
+        /// The form.
+        form: FormId,
+        /// Why it is not a tool.
+        problem: FormProblem,
+    },
 }
 
 impl From<ErrorCategory> for RefusalKind {

@@ -7,7 +7,7 @@ use crate::envelope::{Message, ToolDescriptor};
 use crate::ids::ToolName;
 use crate::origin::{OriginList, OriginPattern, TupleOrigin, WindowOrigin, native_exposure, tool_visible_to};
 use crate::session::Session;
-use crate::session::ids::{PeerId, Registration};
+use crate::session::ids::{FormId, PeerId, Registration};
 use crate::session::io::{Effect, ToolSpec};
 
 /// Why a tool cannot be registered.
@@ -78,13 +78,22 @@ impl Catalog {
 impl Session {
     /// Adds a tool of this page (see [`Input::Register`](crate::session::Input::Register)); unless `quiet`, tells
     /// the windows that listed the page's tools and fires `toolchange`. With native WebMCP, registers it there too
-    /// (exposed to the exact origins that may see it).
-    pub(crate) fn add_tool(&mut self, spec: ToolSpec, quiet: bool) -> Result<Registration, RegisterError> {
+    /// (exposed to the exact origins that may see it). The tool of a declarative `form` is named to the driver
+    /// ([`Effect::FormTool`]) before native's registration, which needs the form's definition.
+    pub(crate) fn add_tool(
+        &mut self,
+        spec: ToolSpec,
+        quiet: bool,
+        form: Option<FormId>,
+    ) -> Result<Registration, RegisterError> {
         if self.catalog.get(spec.name.as_str()).is_some() {
             return Err(RegisterError::DuplicateTool(spec.name.to_string()));
         }
         self.catalog.next += 1;
         let registration = Registration(self.catalog.next);
+        if let Some(form) = form {
+            self.effects.push_back(Effect::FormTool { form, registration: Some(registration) });
+        }
         if self.config.native && spec.to_native {
             let exposure = native_exposure(spec.exposed_to.as_ref(), &self.config.expose_tools_to);
             let descriptor = ToolDescriptor {

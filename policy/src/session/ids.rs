@@ -1,6 +1,6 @@
 //! The names the session and its driver use for the things they share: windows and ports (handles the driver
-//! holds), the page's callers (promises or futures the driver holds), tool runs and registrations (which the
-//! session gives out), and peers (a window at one origin).
+//! holds), the page's callers (promises or futures the driver holds), declarative forms (named by the driver's form
+//! watcher), tool runs and registrations (which the session gives out), and peers (a window at one origin).
 
 use std::fmt;
 
@@ -23,6 +23,11 @@ pub struct PortId(pub u32);
 #[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct WaiterId(pub u64);
+
+/// A `<form toolname>` of the page, named by the driver's form watcher (`js/forms/watch.js`) for as long as it is
+/// in the page; ids grow in the order forms were found, so the first form found is the one with the lowest id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FormId(pub u32);
 
 /// One run of one of this page's tools, named by the session.
 #[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]

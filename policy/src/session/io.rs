@@ -8,7 +8,7 @@ use crate::journal::{CallOutcome, OutcomeStatus};
 use crate::origin::{OriginList, TupleOrigin, WindowOrigin};
 use crate::outcome::ToolError;
 use crate::schema::ArgSchema;
-use crate::session::ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
+use crate::session::ids::{FormId, Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
 
 /// An event for the session: something a window, a port, a timer, the page or a tool did.
 #[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
@@ -93,12 +93,12 @@ pub enum Input {
         /// Where it sits around this page.
         facts: WindowFacts,
     },
-    /// The page's tools changed in a way only the driver saw (a declarative form's fields): the windows that listed
-    /// them are told, and `toolchange` fires.
+    /// The page's tools changed in a way only the driver saw: the windows that listed them are told, and
+    /// `toolchange` fires. (A declarative form's changes are [`Input::Form`]s, announced by the session itself.)
     ToolsChanged,
     /// The page registers a tool: [`Answer::Registered`]. The windows that listed the page's tools are told and
-    /// `toolchange` fires, unless `quiet` (a tool that replaces another in one change, as a form's does; an
-    /// [`Input::ToolsChanged`] then tells them once). With native WebMCP it is registered there too.
+    /// `toolchange` fires, unless `quiet` (a tool that replaces another in one change; an [`Input::ToolsChanged`]
+    /// then tells them once). With native WebMCP it is registered there too.
     Register {
         /// What the tool is (boxed: the largest input by far).
         spec: Box<ToolSpec>,
@@ -114,6 +114,19 @@ pub enum Input {
         registration: Option<Registration>,
         /// Tell nobody yet.
         quiet: bool,
+    },
+    /// A declarative form (`<form toolname>`) appeared, changed or left the page, as the driver's form watcher
+    /// reported it. The session decides what becomes a tool: a valid name, a description, a schema within the
+    /// page's limits that the argument check compiles, a name no other tool holds (the first form found keeps a name
+    /// two forms want; the next one waiting takes it over when it goes). It registers and unregisters the form's tool
+    /// as [`Input::Register`] and [`Input::Unregister`] do, tells the driver which registration runs which form
+    /// ([`Effect::FormTool`]), warns why a form is not a tool, and announces each change once.
+    Form {
+        /// The form.
+        form: FormId,
+        /// What the form describes now (it appeared, or its name, description or schema changed), or `None`: it
+        /// left the page or lost its `toolname`.
+        definition: Option<FormDefinition>,
     },
     /// A port came with a message: [`Answer::Port`] names it, and the message's input carries that name.
     NewPort,
@@ -140,6 +153,18 @@ pub enum Input {
         /// What the browser said.
         error: String,
     },
+}
+
+/// A declarative form's tool definition, as the driver read it from the page (`js/forms/tool.js` `formTool`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormDefinition {
+    /// Its `toolname` as written (valid or not).
+    pub name: String,
+    /// Its `tooldescription`, if it has one.
+    pub description: Option<String>,
+    /// The JSON text of the schema the form makes (its `inputSchema`), or why the driver could not read the
+    /// definition (the schema cannot be written as JSON, its `execute` is not a function).
+    pub input_schema: Result<String, String>,
 }
 
 /// A `getTools` of the page.
@@ -468,6 +493,16 @@ pub enum Effect {
     },
     /// Remove a tool from native WebMCP (abort the signal it was registered with).
     FromNative(Registration),
+    /// `form`'s tool is now `registration`, run by the form's definition as the driver last reported it (its
+    /// `execute`, with the definition as `this`); `None`: the form has no tool any more. Either way a tool the form
+    /// had before is gone. It comes before the new registration's [`Effect::ToNative`], which registers a form's
+    /// tool with native in place of native's own tool for the form.
+    FormTool {
+        /// The form.
+        form: FormId,
+        /// Its tool's registration, if it has one.
+        registration: Option<Registration>,
+    },
     /// Print a console warning.
     Warn(String),
     /// Queue a microtask that gives [`Input::EndOfTask`].

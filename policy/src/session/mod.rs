@@ -54,6 +54,7 @@
 
 mod calls;
 mod catalog;
+mod forms;
 mod from_native;
 pub mod ids;
 mod io;
@@ -73,11 +74,12 @@ use std::collections::VecDeque;
 use crate::index_map::IndexMap;
 
 pub use catalog::RegisterError;
+pub use forms::FormProblem;
 pub use from_native::UNREGISTERED_MESSAGE;
-pub use ids::{Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
+pub use ids::{FormId, Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
 pub use io::{
-    Answer, CallRefusal, CallRequest, CallTarget, Effect, Finished, FromNative, Input, ListRequest, ListedTool,
-    ObservedCall, ObservedStatus, RunResult, ToolSpec, WindowFacts,
+    Answer, CallRefusal, CallRequest, CallTarget, Effect, Finished, FormDefinition, FromNative, Input, ListRequest,
+    ListedTool, ObservedCall, ObservedStatus, RunResult, ToolSpec, WindowFacts,
 };
 pub use journals::JournalsOpening;
 pub use random::{Entropy, id_text};
@@ -90,6 +92,7 @@ use crate::limits::Limits;
 use crate::origin::{OriginList, TupleOrigin, WindowOrigin};
 use crate::sorted_map::SortedMap;
 use catalog::Catalog;
+use forms::Forms;
 use io::Asked;
 use journals::{Deferred, Journals};
 use listing::Listing;
@@ -159,6 +162,8 @@ pub struct Session {
     now: u64,
     ids: IdSource,
     catalog: Catalog,
+    /// The page's declarative forms, and which of them are tools.
+    forms: Forms,
     peers: Peers,
     windows: SortedMap<WindowId, WindowFacts>,
     journals: Option<Journals>,
@@ -238,6 +243,7 @@ impl Session {
             now: 0,
             ids: IdSource::new(entropy),
             catalog: Catalog::default(),
+            forms: Forms::default(),
             windows: SortedMap::new(),
             journals: None,
             deferred: Vec::new(),
@@ -286,7 +292,7 @@ impl Session {
     pub fn handle(&mut self, input: Input, now: u64) -> Answer {
         self.now = self.now.max(now);
         match input {
-            Input::Register { spec, quiet } => return Answer::Registered(self.add_tool(*spec, quiet)),
+            Input::Register { spec, quiet } => return Answer::Registered(self.add_tool(*spec, quiet, None)),
             Input::Unregister { name, registration, quiet } => {
                 return Answer::Unregistered(self.remove_tool(&name, registration, quiet));
             }
@@ -332,6 +338,7 @@ impl Session {
                 self.windows.insert(window, facts);
             }
             Input::ToolsChanged => self.announce_tools_changed(),
+            Input::Form { form, definition } => self.on_form(form, definition),
             Input::WarnOwn { kind, text } => {
                 let own = self.config.own_origin.clone();
                 self.warn(kind, &own, &text);

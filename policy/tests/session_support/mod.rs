@@ -107,6 +107,18 @@ impl Page {
         let expose = OriginList::parse(expose).expect("a valid expose-tools-to list");
         let mut config = Config::new(WindowOrigin::from_browser(origin), expose);
         config.limits = limits;
+        Page::with_config(config, seed)
+    }
+
+    /// A page whose browser has native WebMCP: its tools are registered there too.
+    pub fn native(origin: &str, expose: &str) -> Self {
+        let expose = OriginList::parse(expose).expect("a valid expose-tools-to list");
+        let mut config = Config::new(WindowOrigin::from_browser(origin), expose);
+        config.native = true;
+        Page::with_config(config, 1)
+    }
+
+    fn with_config(config: Config, seed: u64) -> Self {
         Self {
             session: PageSession::new(config, Box::new(Seeded::new(seed))),
             store: MemoryStore::new(),
