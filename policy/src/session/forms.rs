@@ -28,6 +28,7 @@ use crate::sorted_map::SortedMap;
 
 /// Why a form is not a tool (the category of the console warning that says why): what the warning gate groups a
 /// form's warnings by ([`RefusalKind::FormTool`]).
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum FormProblem {

@@ -26,6 +26,7 @@ pub struct WaiterId(pub u64);
 
 /// A `<form toolname>` of the page, named by the driver's form watcher (`js/forms/watch.js`) for as long as it is
 /// in the page; ids grow in the order forms were found, so the first form found is the one with the lowest id.
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FormId(pub u32);
 

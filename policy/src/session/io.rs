@@ -156,6 +156,7 @@ pub enum Input {
 }
 
 /// A declarative form's tool definition, as the driver read it from the page (`js/forms/tool.js` `formTool`).
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FormDefinition {
     /// Its `toolname` as written (valid or not).
