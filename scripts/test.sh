@@ -55,9 +55,11 @@ crate_docs() {
 }
 
 # The policy crate with the feature `record`: a session's tape replays to what it did, a difference is found, and
-# every page of the session simulator replays its tape (the tape's documentation example included).
+# every page of the session tests and of the simulator replays its tape when the test is done with it (the tape's
+# documentation example included).
 policy_replay() {
-  cargo test -p interpane-policy --features record --locked --test session_tape --test session_sim &&
+  cargo test -p interpane-policy --features record --locked --test session_tape --test session_sim \
+    --test session_table --test session_forms &&
     cargo test -p interpane-policy --features record --locked --doc session::tape
 }
 

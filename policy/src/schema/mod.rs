@@ -59,6 +59,10 @@ pub const MAX_REPORTED_PROBLEMS: usize = 10;
 #[derive(Debug, Clone)]
 pub struct ArgSchema {
     root: Node,
+    /// The schema it was compiled from, for a session's tape (feature `record`), which writes the schema and
+    /// compiles it again on replay.
+    #[cfg(feature = "record")]
+    source: Value,
 }
 
 impl ArgSchema {
@@ -68,7 +72,17 @@ impl ArgSchema {
     ///
     /// The top-level schema is usually `{"type": "object", ...}`, but that is not required.
     pub fn compile(schema: &Value) -> Result<Self, SchemaError> {
-        Ok(Self { root: compile::compile_root(schema)? })
+        Ok(Self {
+            root: compile::compile_root(schema)?,
+            #[cfg(feature = "record")]
+            source: schema.clone(),
+        })
+    }
+
+    /// The schema it was compiled from (feature `record`).
+    #[cfg(feature = "record")]
+    pub fn source(&self) -> &Value {
+        &self.source
     }
 
     /// Checks a call's arguments, reporting every problem found, up to [`MAX_REPORTED_PROBLEMS`].

@@ -85,6 +85,20 @@ pub struct Page {
     pub now: u64,
 }
 
+/// With the feature `record`, every page of a test replays its tape when the test is done with it: the same
+/// answers, effects, deadlines and storage calls (interpane_policy::session::tape).
+#[cfg(feature = "record")]
+impl Drop for Page {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            return;
+        }
+        if let Err(error) = interpane_policy::session::tape::replay(&self.session.tape_json()) {
+            panic!("the page's replay differs from its recording: {error}");
+        }
+    }
+}
+
 impl Page {
     /// A page at `origin` exposing its tools to `expose` (an `expose-tools-to` list), journals not open yet.
     pub fn new(origin: &str, expose: &str) -> Self {

@@ -97,14 +97,14 @@ impl<'de> Deserialize<'de> for ToolError {
     }
 }
 
-/// A tool the page registers; its argument check is compiled again from its schema.
+/// A tool the page registers; its argument check is written as the schema it was compiled from, and compiled again.
 #[derive(Serialize, Deserialize)]
 struct ToolSpecRecord {
     name: ToolName,
     description: String,
     input_schema: Option<JsonText>,
     annotations: Option<JsonText>,
-    checks_arguments: bool,
+    checker: Option<serde_json::Value>,
     exposed_to: Option<OriginList>,
     to_native: bool,
 }
@@ -116,7 +116,7 @@ impl Serialize for ToolSpec {
             description: self.description.clone(),
             input_schema: self.input_schema.clone(),
             annotations: self.annotations.clone(),
-            checks_arguments: self.checker.is_some(),
+            checker: self.checker.as_ref().map(|checker| checker.source().clone()),
             exposed_to: self.exposed_to.clone(),
             to_native: self.to_native,
         }
@@ -127,13 +127,9 @@ impl Serialize for ToolSpec {
 impl<'de> Deserialize<'de> for ToolSpec {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let record = ToolSpecRecord::deserialize(deserializer)?;
-        let checker = match (&record.input_schema, record.checks_arguments) {
-            (Some(schema), true) => {
-                let value = schema.to_value().map_err(D::Error::custom)?;
-                Some(ArgSchema::compile(&value).map_err(D::Error::custom)?)
-            }
-            (None, true) => return Err(D::Error::custom("a tool checks its arguments without a schema")),
-            (_, false) => None,
+        let checker = match &record.checker {
+            Some(schema) => Some(ArgSchema::compile(schema).map_err(D::Error::custom)?),
+            None => None,
         };
         let mut spec = ToolSpec::new(record.name, record.description);
         spec.input_schema = record.input_schema;
