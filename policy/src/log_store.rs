@@ -135,7 +135,11 @@ impl LogStore {
                     if now.saturating_sub(segment.at) > ABANDONED_LOG_AGE_MS && !key.starts_with(prefix) {
                         inner.remove(&key);
                     } else if key.starts_with(prefix) {
-                        readable.push((key, segment));
+                        // In log order (an ordered insert: a log has a few segments; a sort's code would be one
+                        // more copy per element type in the download).
+                        let at =
+                            readable.partition_point(|(_, earlier): &(String, Segment)| earlier.seq <= segment.seq);
+                        readable.insert(at, (key, segment));
                     }
                 }
                 Ok(segment) => {
@@ -149,7 +153,6 @@ impl LogStore {
                 }
             }
         }
-        readable.sort_by_key(|(_, segment)| segment.seq);
         let start = readable.iter().rposition(|(_, segment)| segment.snap).unwrap_or(0);
         for (key, _) in readable.drain(..start) {
             inner.remove(&key);

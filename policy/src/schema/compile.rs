@@ -104,14 +104,16 @@ fn compile_object_rules(
             let base = child(path, Step::Key("properties"));
             for (name, schema) in properties {
                 let node = compile_subschema(schema, &child(&base, Step::Key(name)), depth + 1)?;
-                rules.properties.push((name.clone(), node));
+                // Kept in name order by an ordered insert (the map usually iterates in that order already, so
+                // each lands at the end), not a sort: each element type sorted is a copy of the sort's code.
+                let at = rules.properties.partition_point(|(known, _)| known < name);
+                rules.properties.insert(at, (name.clone(), node));
             }
         }
         Some(other) => {
             return Err(wrong_shape(&child(path, Step::Key("properties")), "an object", other));
         }
     }
-    rules.properties.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
     rules.allowed_names = list(rules.properties.iter().map(|(name, _)| shorten(name, VALUE_CHARS)));
     let at_required = child(path, Step::Key("required"));
     match required {

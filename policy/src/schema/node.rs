@@ -120,12 +120,15 @@ impl Choices {
         let mut others = Vec::new();
         for value in values {
             match value {
-                Value::String(text) => strings.push(text.clone()),
+                // An ordered insert without duplicates (not a sort: see compile.rs).
+                Value::String(text) => {
+                    if let Err(at) = strings.binary_search(text) {
+                        strings.insert(at, text.clone());
+                    }
+                }
                 other => others.push(other.clone()),
             }
         }
-        strings.sort_unstable();
-        strings.dedup();
         let listed = list(values.iter().map(allowed_value));
         let phrase = if values.len() == 1 { listed } else { format!("one of {listed}") };
         Self { strings, others, phrase }

@@ -76,13 +76,15 @@ impl Timers {
         let mut due: Vec<(u64, Timer)> = Vec::new();
         self.entries.retain(|(at, timer)| {
             if *at <= now {
-                due.push((*at, timer.clone()));
+                // Earliest first, and in the order they were set among equal times: an ordered insert (a few
+                // timers are due at once), not a sort, whose code would be one more copy per element type.
+                let position = due.partition_point(|(earlier, _)| earlier <= at);
+                due.insert(position, (*at, timer.clone()));
                 false
             } else {
                 true
             }
         });
-        due.sort_by_key(|(at, _)| *at);
         due.into_iter().map(|(_, timer)| timer).collect()
     }
 }
