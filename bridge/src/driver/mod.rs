@@ -221,7 +221,7 @@ impl Driver {
     ) -> Result<Registration, BridgeError> {
         let name = spec.name.to_string();
         // The handle is in place before the session's effects (native's registration among them) are carried out.
-        let answer = self.session.borrow_mut().handle(Input::Register { spec: Box::new(spec), quiet: false }, now());
+        let answer = self.session.borrow_mut().handle(Input::Register { spec: Box::new(spec) }, now());
         let Answer::Registered(registered) = answer else {
             self.pump();
             return Err(BridgeError::invalid("registerTool: the session did not answer the registration"));
@@ -249,7 +249,7 @@ impl Driver {
     /// Unregisters the tool `name` (only `registration` of it, when given), and tells the windows that listed
     /// it. Whether one was removed.
     pub fn unregister(&self, name: &str, registration: Option<Registration>) -> bool {
-        let input = Input::Unregister { name: name.to_owned(), registration, quiet: false };
+        let input = Input::Unregister { name: name.to_owned(), registration };
         let answer = self.session.borrow_mut().handle(input, now());
         let removed = match answer {
             Answer::Unregistered(removed) => removed,

@@ -93,27 +93,19 @@ pub enum Input {
         /// Where it sits around this page.
         facts: WindowFacts,
     },
-    /// The page's tools changed in a way only the driver saw: the windows that listed them are told, and
-    /// `toolchange` fires. (A declarative form's changes are [`Input::Form`]s, announced by the session itself.)
-    ToolsChanged,
     /// The page registers a tool: [`Answer::Registered`]. The windows that listed the page's tools are told and
-    /// `toolchange` fires, unless `quiet` (a tool that replaces another in one change; an [`Input::ToolsChanged`]
-    /// then tells them once). With native WebMCP it is registered there too.
+    /// `toolchange` fires. With native WebMCP it is registered there too.
     Register {
         /// What the tool is (boxed: the largest input by far).
         spec: Box<ToolSpec>,
-        /// Tell nobody yet.
-        quiet: bool,
     },
     /// The page unregisters the tool `name` (only `registration` of it, when given), from native too:
-    /// [`Answer::Unregistered`]. `quiet` as for [`Input::Register`].
+    /// [`Answer::Unregistered`]. The windows that listed the page's tools are told and `toolchange` fires.
     Unregister {
         /// The tool's name.
         name: String,
         /// Only this registration of it.
         registration: Option<Registration>,
-        /// Tell nobody yet.
-        quiet: bool,
     },
     /// A declarative form (`<form toolname>`) appeared, changed or left the page, as the driver's form watcher
     /// reported it. The session decides what becomes a tool: a valid name, a description, a schema within the

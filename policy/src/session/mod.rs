@@ -36,14 +36,14 @@
 //! let config = Config::new(shop, OriginList::parse("https://widget.example")?);
 //! let mut session = Session::new(config, Box::new(Fixed));
 //! let spec = ToolSpec::new(ToolName::new("add_to_cart")?, "Add a product to the cart.");
-//! let Answer::Registered(registration) = session.handle(Input::Register { spec: Box::new(spec), quiet: false }, 0)
+//! let Answer::Registered(registration) = session.handle(Input::Register { spec: Box::new(spec) }, 0)
 //! else {
 //!     unreachable!("Input::Register is answered with Answer::Registered")
 //! };
 //! let registration = registration?;
 //! // Registering fires `toolchange` in the page.
 //! assert_eq!(session.poll_effect(), Some(Effect::ToolChange));
-//! let unregister = Input::Unregister { name: "add_to_cart".into(), registration: Some(registration), quiet: false };
+//! let unregister = Input::Unregister { name: "add_to_cart".into(), registration: Some(registration) };
 //! assert_eq!(session.handle(unregister, 1), Answer::Unregistered(Some(registration)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -292,9 +292,9 @@ impl Session {
     pub fn handle(&mut self, input: Input, now: u64) -> Answer {
         self.now = self.now.max(now);
         match input {
-            Input::Register { spec, quiet } => return Answer::Registered(self.add_tool(*spec, quiet, None)),
-            Input::Unregister { name, registration, quiet } => {
-                return Answer::Unregistered(self.remove_tool(&name, registration, quiet));
+            Input::Register { spec } => return Answer::Registered(self.add_tool(*spec, false, None)),
+            Input::Unregister { name, registration } => {
+                return Answer::Unregistered(self.remove_tool(&name, registration, false));
             }
             Input::NewPort => return Answer::Port(self.new_port_id()),
             Input::NativePeer { window, origin } => return Answer::Peer(self.native_peer(window, &origin)),
@@ -337,7 +337,6 @@ impl Session {
             Input::WindowSeen { window, facts } => {
                 self.windows.insert(window, facts);
             }
-            Input::ToolsChanged => self.announce_tools_changed(),
             Input::Form { form, definition } => self.on_form(form, definition),
             Input::WarnOwn { kind, text } => {
                 let own = self.config.own_origin.clone();

@@ -197,7 +197,7 @@ impl Page {
 
     /// Unregisters the tool `name` (only `registration` of it, when given); the registration removed.
     pub fn unregister(&mut self, name: &str, registration: Option<Registration>) -> Option<Registration> {
-        let input = Input::Unregister { name: name.to_owned(), registration, quiet: false };
+        let input = Input::Unregister { name: name.to_owned(), registration };
         match self.session.handle(input, self.now) {
             Answer::Unregistered(removed) => removed,
             other => panic!("Input::Unregister answered {other:?}"),
@@ -223,7 +223,7 @@ impl Page {
 
 /// Registers a tool of `session`'s page (a new name) at `now`.
 pub fn register(session: &mut PageSession, spec: ToolSpec, now: u64) -> Registration {
-    match session.handle(Input::Register { spec: Box::new(spec), quiet: false }, now) {
+    match session.handle(Input::Register { spec: Box::new(spec) }, now) {
         Answer::Registered(registration) => registration.expect("a new tool name"),
         other => panic!("Input::Register answered {other:?}"),
     }

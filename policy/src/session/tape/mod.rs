@@ -26,7 +26,7 @@
 //! let config = Config::new(WindowOrigin::from_browser("https://shop.example"), OriginList::empty());
 //! let mut session = Recorder::new(config, Box::new(Fixed));
 //! let spec = ToolSpec::new(ToolName::new("add_to_cart")?, "Add a product to the cart.");
-//! session.handle(Input::Register { spec: Box::new(spec), quiet: false }, 5);
+//! session.handle(Input::Register { spec: Box::new(spec) }, 5);
 //! assert_eq!(session.poll_effect(), Some(Effect::ToolChange));
 //! let tape = session.tape_json();
 //! assert_eq!(replay(&tape)?.effects, 1);
