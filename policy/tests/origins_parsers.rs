@@ -81,6 +81,33 @@ fn the_default_methods_use_the_url_crate() {
     }
 }
 
+/// The url crate with Chromium's way with a few characters in a host: escaped (`*` as `%2A`, a space as `%20`)
+/// instead of refused.
+struct EscapingHosts;
+
+impl UrlParser for EscapingHosts {
+    fn parse_url(&self, text: &str) -> Result<UrlParts, UrlParseError> {
+        // The url crate refuses a space: parse with a stand-in letter and escape it back.
+        let mut parts = UrlCrate.parse_url(&text.replace("%20", "q"))?;
+        let escaped = |host: String| host.replace('*', "%2A").replace('q', "%20");
+        parts.host = parts.host.map(|host| if text.contains("%20") { escaped(host) } else { host.replace('*', "%2A") });
+        Ok(parts)
+    }
+}
+
+#[test]
+fn a_host_escaped_instead_of_refused_gets_the_standards_error() {
+    // Regression (the browser test): Chromium's `new URL("https://a.*.com").hostname` is "a.%2A.com", and
+    // "https://a%20b.example" parses with the host "a%20b.example"; the url crate keeps the `*` and refuses the space.
+    for entry in ["https://a.*.com", "https://ex*ample.com", "https://u@*.example.com", "https://*.*.a.example"] {
+        assert_eq!(outcome(entry, &EscapingHosts), outcome(entry, &UrlCrate), "{entry}");
+        assert!(outcome(entry, &UrlCrate).starts_with("err malformed_wildcard"), "{entry}");
+    }
+    let entry = "https://a%20b.example";
+    assert_eq!(outcome(entry, &EscapingHosts), outcome(entry, &UrlCrate));
+    assert!(outcome(entry, &UrlCrate).contains("(it is not a valid domain name)"));
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 mod props {
     use proptest::prelude::*;

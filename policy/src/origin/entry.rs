@@ -290,6 +290,8 @@ fn domain_error(problem: DomainProblem) -> OriginError {
     match problem {
         DomainProblem::Star => OriginError::MalformedWildcard { suggestion: None },
         DomainProblem::EmptyLabel => OriginError::InvalidHost { reason: "it has an empty label".to_owned() },
+        // The url crate's reason for the characters a parser may escape (a space, ...).
+        DomainProblem::Escaped => OriginError::InvalidHost { reason: "it is not a valid domain name".to_owned() },
         DomainProblem::Character(c) => {
             OriginError::InvalidHost { reason: format!("it holds {c:?}; hosts hold letters, digits, - and _") }
         }
