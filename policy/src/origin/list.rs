@@ -88,7 +88,7 @@ impl OriginList {
         Self::from_entries_using(text.split(','), options, parser)
     }
 
-    /// [`from_entries`](Self::from_entries) with `parser` as the URL parser.
+    /// `from_entries` (feature `url`) with `parser` as the URL parser.
     pub fn from_entries_using<I>(
         entries: I,
         options: ParseOptions,

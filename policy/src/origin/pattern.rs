@@ -109,7 +109,7 @@ impl OriginPattern {
         Self::parse_using(entry, options, &super::UrlCrate)
     }
 
-    /// [`parse`](Self::parse) with `parser` as the URL parser (the browser's, in the `interpane` crate).
+    /// `parse` (feature `url`) with `parser` as the URL parser (the browser's, in the `interpane` crate).
     pub fn parse_using(entry: &str, options: ParseOptions, parser: &dyn UrlParser) -> Result<Self, OriginError> {
         parse_pattern(entry.trim(), options, parser)
     }

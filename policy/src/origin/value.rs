@@ -55,7 +55,7 @@ impl Origin {
         Self::parse_entry_using(entry, &super::UrlCrate)
     }
 
-    /// [`parse_entry`](Self::parse_entry) with `parser` as the URL parser (the browser's, in the `interpane` crate).
+    /// `parse_entry` (feature `url`) with `parser` as the URL parser (the browser's, in the `interpane` crate).
     pub fn parse_entry_using(entry: &str, parser: &dyn UrlParser) -> Result<Self, OriginError> {
         parse_exact(entry.trim(), parser)
     }
