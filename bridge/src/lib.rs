@@ -6,11 +6,13 @@
 //!
 //! ```no_run
 //! use serde_json::{Value, json};
-//! use interpane::{Bridge, BridgeOptions, CallOptions, OriginList, ToolDefinition, ToolError};
+//! use interpane::{Bridge, BridgeOptions, BrowserUrl, CallOptions, OriginList, ParseOptions, ToolDefinition, ToolError};
 //!
 //! # async fn shop() -> Result<(), Box<dyn std::error::Error>> {
-//! // Only the widget's origin (and the shop's own) may see the shop's tools.
-//! let bridge = Bridge::install(BridgeOptions::exposing_to(OriginList::parse("https://widget.example")?))?;
+//! // Only the widget's origin (and the shop's own) may see the shop's tools. Lists are parsed with the browser's
+//! // URL parser (or with `OriginList::parse`, which needs interpane-policy's feature `url`).
+//! let widget = OriginList::parse_using("https://widget.example", ParseOptions::default(), &BrowserUrl)?;
+//! let bridge = Bridge::install(BridgeOptions::exposing_to(widget))?;
 //!
 //! let add_to_cart = ToolDefinition::new("add_to_cart", "Add a product to the cart.", |args: Value, _signal| async move {
 //!     let sku = args["sku"].as_str().unwrap_or_default().to_owned();
@@ -26,7 +28,8 @@
 //!
 //! // Call the payment iframe's tool. Dropping the future stops the call; an error keeps the provider's
 //! // status and retryAfter.
-//! let tools = bridge.get_tools(OriginList::parse("https://pay.example")?).await;
+//! let pay = OriginList::parse_using("https://pay.example", ParseOptions::default(), &BrowserUrl)?;
+//! let tools = bridge.get_tools(pay).await;
 //! if let Some(pay) = tools.iter().find(|t| t.name() == "pay_invoice") {
 //!     let receipt = bridge
 //!         .execute_tool(pay, json!({ "amount": 5 }), CallOptions::default().call_id("order-1042"))
@@ -63,6 +66,7 @@
 // are left unused rather than cut out file by file.
 #![cfg_attr(not(feature = "js-api"), allow(dead_code))]
 
+mod browser_url;
 mod console;
 mod driver;
 mod error;
@@ -83,10 +87,12 @@ mod tab;
 mod tool_types;
 mod user;
 
+pub use browser_url::BrowserUrl;
 pub use error::{BridgeError, CallError};
 pub use interpane_policy::journal::OutcomeStatus as CallStatus;
+pub use interpane_policy::origin::UrlParser;
 pub use interpane_policy::session::{ObservedCall, ObservedStatus};
-pub use interpane_policy::{ErrorKind, OriginList, ToolError};
+pub use interpane_policy::{ErrorKind, OriginList, OriginListError, ParseOptions, ToolError};
 #[cfg(feature = "js-api")]
 pub use js_api::{BridgeHandle, install};
 pub use listeners::ListenerGuard;

@@ -4,7 +4,7 @@ use interpane_policy::journal::JournalConfig;
 use interpane_policy::{Limits, OriginList, ParseOptions};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::BridgeError;
+use crate::{BridgeError, BrowserUrl};
 
 /// The bridge's settings. Every limit has a defensive default; none is unbounded.
 #[derive(Debug, Clone)]
@@ -73,7 +73,7 @@ impl BridgeOptions {
             options.expose_tools_to = origin_list(&list, parse, "exposeToolsTo")?;
         } else if let Some(element) = element.dyn_ref::<web_sys::Element>() {
             let text = element.get_attribute("expose-tools-to").unwrap_or_default();
-            options.expose_tools_to = OriginList::parse_with(&text, parse)
+            options.expose_tools_to = OriginList::parse_using(&text, parse, &BrowserUrl)
                 .map_err(|source| BridgeError::Origins { field: "expose-tools-to", source })?;
         } else if !element.is_undefined() {
             return Err(BridgeError::invalid(
@@ -133,7 +133,8 @@ pub(crate) fn origin_list(
     field: &'static str,
 ) -> Result<OriginList, BridgeError> {
     if let Some(text) = value.as_string() {
-        return OriginList::parse_with(&text, parse).map_err(|source| BridgeError::Origins { field, source });
+        return OriginList::parse_using(&text, parse, &BrowserUrl)
+            .map_err(|source| BridgeError::Origins { field, source });
     }
     if js_sys::Array::is_array(value) {
         let array: &js_sys::Array = value.unchecked_ref();
@@ -144,7 +145,8 @@ pub(crate) fn origin_list(
                     .ok_or_else(|| BridgeError::invalid(format!("{field}: every entry must be a string")))?,
             );
         }
-        return OriginList::from_entries(entries, parse).map_err(|source| BridgeError::Origins { field, source });
+        return OriginList::from_entries_using(entries, parse, &BrowserUrl)
+            .map_err(|source| BridgeError::Origins { field, source });
     }
     Err(BridgeError::invalid(format!("{field} must be a string or an array of strings")))
 }

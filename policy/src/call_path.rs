@@ -84,12 +84,14 @@ pub enum NativeAsk {
 /// the page's own origin's. When native refuses every ask, the listing has no native tools.
 ///
 /// ```
+/// # #[cfg(feature = "url")] {
 /// use interpane_policy::call_path::{NativeAsk, native_asks};
 /// use interpane_policy::OriginList;
 ///
 /// let list = OriginList::parse("https://a.example")?;
 /// assert_eq!(native_asks(&list), [NativeAsk::FromOrigins(vec!["https://a.example".into()]), NativeAsk::OwnOrigin]);
 /// assert_eq!(native_asks(&OriginList::empty()), [NativeAsk::OwnOrigin]);
+/// # }
 /// # Ok::<(), interpane_policy::OriginListError>(())
 /// ```
 pub fn native_asks(from_origins: &crate::OriginList) -> Vec<NativeAsk> {
@@ -100,7 +102,7 @@ pub fn native_asks(from_origins: &crate::OriginList) -> Vec<NativeAsk> {
     vec![NativeAsk::FromOrigins(exact), NativeAsk::OwnOrigin]
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "url"))]
 mod tests {
     use super::*;
     use crate::{OriginList, ParseOptions};

@@ -1,31 +1,36 @@
-//! Parsing one entry of an origin list: the text checks, then the `url` crate for canonical form, then our
-//! rules on top (schemes, what an origin may not have, trustworthy http hosts, wildcards).
+//! Parsing one entry of an origin list: the text checks, then a URL parser (a [`UrlParser`]: the `url` crate or
+//! the browser's) for canonical form, then our rules on top (schemes, what an origin may not have, trustworthy
+//! http hosts, wildcards), the same whichever parser it was.
 
-use url::{Host, ParseError, Url};
+use std::net::Ipv4Addr;
 
-use super::host::{DomainProblem, check_domain, is_potentially_trustworthy, is_public_suffix, is_trustworthy_text};
-use super::idn;
-use super::{Origin, OriginError, OriginPattern, ParseOptions, WildcardOrigin};
+use super::host::{DomainProblem, check_domain, is_public_suffix, is_trustworthy_text};
+use super::url_parser::{UrlParseError, UrlParser, UrlParts, explain};
+use super::{Origin, OriginError, OriginPattern, ParseOptions, WildcardOrigin, idn};
 
-/// The label that stands in for `*` while the `url` crate canonicalizes a wildcard's host.
+/// The label that stands in for `*` while the URL parser canonicalizes a wildcard's host.
 const STAND_IN: &str = "a";
 
 /// Parses one trimmed entry into an exact origin or, when `options` allow it, a wildcard.
-pub(crate) fn parse_pattern(text: &str, options: ParseOptions) -> Result<OriginPattern, OriginError> {
+pub(crate) fn parse_pattern(
+    text: &str,
+    options: ParseOptions,
+    parser: &dyn UrlParser,
+) -> Result<OriginPattern, OriginError> {
     check_text(text)?;
     check_scheme_prefix(text)?;
     let Some(scheme_end) = text.find("://") else {
-        return Err(missing_scheme(text));
+        return Err(missing_scheme(text, parser));
     };
     let (scheme, authority) = (&text[..scheme_end], &text[scheme_end + "://".len()..]);
     if scheme.contains('*') {
         return Err(OriginError::MalformedWildcard { suggestion: None });
     }
     if !is_scheme_syntax(scheme) {
-        return Err(OriginError::MissingScheme { suggestion: guess_origin(authority) });
+        return Err(OriginError::MissingScheme { suggestion: guess_origin(authority, parser) });
     }
     if !authority.starts_with('*') {
-        return parse_url(text).map(OriginPattern::Exact);
+        return parse_url(text, parser).map(OriginPattern::Exact);
     }
     let Some(rest) = authority.strip_prefix("*.") else {
         return Err(OriginError::MalformedWildcard { suggestion: None });
@@ -33,7 +38,7 @@ pub(crate) fn parse_pattern(text: &str, options: ParseOptions) -> Result<OriginP
     if !options.allow_wildcards {
         return Err(OriginError::WildcardsDisabled);
     }
-    parse_wildcard(scheme, rest).map(OriginPattern::Wildcard)
+    parse_wildcard(scheme, rest, parser).map(OriginPattern::Wildcard)
 }
 
 /// Refuses a scheme other than `https` and `http` even when it has no `//` (`data:…`, `javascript:…`,
@@ -65,8 +70,8 @@ fn is_scheme_syntax(scheme: &str) -> bool {
 }
 
 /// Parses one trimmed entry that must be an exact origin.
-pub(crate) fn parse_exact(text: &str) -> Result<Origin, OriginError> {
-    match parse_pattern(text, ParseOptions::default())? {
+pub(crate) fn parse_exact(text: &str, parser: &dyn UrlParser) -> Result<Origin, OriginError> {
+    match parse_pattern(text, ParseOptions::default(), parser)? {
         OriginPattern::Exact(origin) => Ok(origin),
         // Unreachable with wildcards off; refused the same way for safety.
         OriginPattern::Wildcard(_) => Err(OriginError::WildcardsDisabled),
@@ -95,17 +100,17 @@ fn check_text(text: &str) -> Result<(), OriginError> {
 }
 
 /// The error for an entry without `://`, with a guess at what was meant.
-fn missing_scheme(text: &str) -> OriginError {
+fn missing_scheme(text: &str, parser: &dyn UrlParser) -> OriginError {
     if let Some(rest) = text.strip_prefix("*.") {
-        let suggestion = parse_wildcard("https", rest).ok().map(|w| w.as_str().to_owned());
+        let suggestion = parse_wildcard("https", rest, parser).ok().map(|w| w.as_str().to_owned());
         return OriginError::MalformedWildcard { suggestion };
     }
-    OriginError::MissingScheme { suggestion: guess_origin(text) }
+    OriginError::MissingScheme { suggestion: guess_origin(text, parser) }
 }
 
 /// What an entry without `://` probably meant: `https:a.example` -> `https://a.example`, `shop.example/app` ->
 /// `https://shop.example`, `localhost:8080` -> `http://localhost:8080`.
-fn guess_origin(text: &str) -> Option<String> {
+fn guess_origin(text: &str, parser: &dyn UrlParser) -> Option<String> {
     let lower = text.to_ascii_lowercase();
     let (scheme, rest, given) = if lower.starts_with("https:") {
         ("https", &text["https:".len()..], true)
@@ -115,7 +120,7 @@ fn guess_origin(text: &str) -> Option<String> {
         ("https", text, false)
     };
     let rest = rest.trim_start_matches(['/', '\\']);
-    let origin = match parse_url(&format!("{scheme}://{rest}")) {
+    let origin = match parse_url(&format!("{scheme}://{rest}"), parser) {
         Ok(origin) => origin,
         Err(error) => return error.suggestion().map(str::to_owned),
     };
@@ -167,7 +172,7 @@ fn encodes_non_ascii(text: &str) -> bool {
 }
 
 /// Parses an entry with a scheme and checks every rule; the result is canonical.
-fn parse_url(text: &str) -> Result<Origin, OriginError> {
+fn parse_url(text: &str, parser: &dyn UrlParser) -> Result<Origin, OriginError> {
     let text = &*with_ascii_host(text)?;
     if !text.is_ascii() {
         // Unicode left outside the host this parser found (`https:///ü.example` reads as a host to the URL
@@ -177,64 +182,68 @@ fn parse_url(text: &str) -> Result<Origin, OriginError> {
         let path_at = text[rest_at..].find(['/', '\\', '?', '#']).map(|at| rest_at + at).filter(|at| *at > rest_at);
         return match path_at.filter(|at| *at < unicode_at) {
             // Unicode in a path: the error is the path's, with the origin before it as advice.
-            Some(at) => parse_url(&text[..at])
+            Some(at) => parse_url(&text[..at], parser)
                 .and_then(|origin| Err(OriginError::Path { suggestion: origin.as_str().to_owned() })),
             None => {
                 Err(OriginError::InvalidHost { reason: "write internationalized names in their xn-- form".to_owned() })
             }
         };
     }
-    let url = Url::parse(text).map_err(from_url_error)?;
-    let scheme = url.scheme();
+    let url = parser.parse_url(text).map_err(|error| match error {
+        UrlParseError::Unexplained => from_url_error(explain(text, parser)),
+        error => from_url_error(error),
+    })?;
+    let scheme = url.scheme.as_str();
     if scheme != "https" && scheme != "http" {
         return Err(OriginError::UnsupportedScheme { scheme: scheme.to_owned() });
     }
-    let Some(host) = url.host() else {
+    let Some(host) = url.host.as_deref().filter(|host| !host.is_empty()) else {
         return Err(OriginError::InvalidHost { reason: "it is empty".to_owned() });
     };
-    if let Host::Domain(domain) = host {
-        check_domain(domain).map_err(domain_error)?;
+    // The parser's canonical host is an IPv6 address in brackets, an IPv4 address in dotted decimal (a name that
+    // ends in a number is read as one), or else a domain.
+    if !host.starts_with('[') && host.parse::<Ipv4Addr>().is_err() {
+        check_domain(host).map_err(domain_error)?;
     }
-    let port = match url.port() {
+    let port = match url.port {
         Some(0) => return Err(OriginError::InvalidPort),
         port => port,
     };
-    let host_text = host.to_string();
-    if scheme == "http" && !is_potentially_trustworthy(&host) {
+    if scheme == "http" && !is_trustworthy_text(host) {
         let https_port = port.filter(|port| *port != 443);
-        let suggestion = Origin::from_parts("https", &host_text, https_port).as_str().to_owned();
+        let suggestion = Origin::from_parts("https", host, https_port).as_str().to_owned();
         return Err(OriginError::InsecureHttp { suggestion });
     }
-    let origin = Origin::from_parts(scheme, &host_text, port);
+    let origin = Origin::from_parts(scheme, host, port);
     check_nothing_more(text, &url, origin.as_str())?;
     Ok(origin)
 }
 
 /// Refuses what an origin cannot have: credentials, a path beyond one `/`, a query, a fragment.
-fn check_nothing_more(text: &str, url: &Url, canonical: &str) -> Result<(), OriginError> {
+fn check_nothing_more(text: &str, url: &UrlParts, canonical: &str) -> Result<(), OriginError> {
     let suggestion = || canonical.to_owned();
     // `https://@a.example` parses with empty credentials: look at the text too.
     let after_scheme = text.split_once("://").map_or(text, |(_, rest)| rest);
     let authority = after_scheme.split(['/', '\\', '?', '#']).next().unwrap_or_default();
-    if !url.username().is_empty() || url.password().is_some() || authority.contains('@') {
+    if url.credentials || authority.contains('@') {
         return Err(OriginError::Credentials { suggestion: suggestion() });
     }
     // The URL parser resolves `/./` and `/%2e` to `/`: look at the text too.
     let path = after_scheme[authority.len()..].split(['?', '#']).next().unwrap_or_default();
-    if url.path() != "/" || !matches!(path, "" | "/") {
+    if url.path != "/" || !matches!(path, "" | "/") {
         return Err(OriginError::Path { suggestion: suggestion() });
     }
-    if url.query().is_some() {
+    if url.query {
         return Err(OriginError::Query { suggestion: suggestion() });
     }
-    if url.fragment().is_some() {
+    if url.fragment {
         return Err(OriginError::Fragment { suggestion: suggestion() });
     }
     Ok(())
 }
 
 /// Parses the part of a wildcard entry after `scheme://*.` and checks it.
-fn parse_wildcard(scheme: &str, rest: &str) -> Result<WildcardOrigin, OriginError> {
+fn parse_wildcard(scheme: &str, rest: &str, parser: &dyn UrlParser) -> Result<WildcardOrigin, OriginError> {
     let stand_in_start = format!("://{STAND_IN}.");
     // A suggestion for the stand-in host becomes one for the wildcard. When the stand-in left the host
     // (`*.a.example@b.example` makes it a user name), the `*` was not a host label after all.
@@ -242,7 +251,7 @@ fn parse_wildcard(scheme: &str, rest: &str) -> Result<WildcardOrigin, OriginErro
         Some((scheme, rest)) => Ok(format!("{scheme}://*.{rest}")),
         None => Err(OriginError::MalformedWildcard { suggestion: None }),
     };
-    let origin = parse_url(&format!("{scheme}://{STAND_IN}.{rest}")).map_err(|error| {
+    let origin = parse_url(&format!("{scheme}://{STAND_IN}.{rest}"), parser).map_err(|error| {
         let rewritten = match error {
             OriginError::Credentials { suggestion } => {
                 wildcard_of(suggestion).map(|suggestion| OriginError::Credentials { suggestion })
@@ -281,6 +290,8 @@ fn domain_error(problem: DomainProblem) -> OriginError {
     match problem {
         DomainProblem::Star => OriginError::MalformedWildcard { suggestion: None },
         DomainProblem::EmptyLabel => OriginError::InvalidHost { reason: "it has an empty label".to_owned() },
+        // The url crate's reason for the characters a parser may escape (a space, ...).
+        DomainProblem::Escaped => OriginError::InvalidHost { reason: "it is not a valid domain name".to_owned() },
         DomainProblem::Character(c) => {
             OriginError::InvalidHost { reason: format!("it holds {c:?}; hosts hold letters, digits, - and _") }
         }
@@ -288,15 +299,16 @@ fn domain_error(problem: DomainProblem) -> OriginError {
 }
 
 /// Maps a URL parser error to ours.
-fn from_url_error(error: ParseError) -> OriginError {
+fn from_url_error(error: UrlParseError) -> OriginError {
     let invalid_host = |reason: &str| OriginError::InvalidHost { reason: reason.to_owned() };
     match error {
-        ParseError::EmptyHost => invalid_host("it is empty"),
-        ParseError::IdnaError => invalid_host("it is not a valid domain name"),
-        ParseError::InvalidIpv4Address => invalid_host("it is not a valid IPv4 address"),
-        ParseError::InvalidIpv6Address => invalid_host("it is not a valid IPv6 address"),
-        ParseError::InvalidDomainCharacter => invalid_host("it holds a character that hosts cannot hold"),
-        ParseError::InvalidPort => OriginError::InvalidPort,
-        other => OriginError::NotAUrl { reason: other.to_string() },
+        UrlParseError::EmptyHost => invalid_host("it is empty"),
+        UrlParseError::InvalidDomain => invalid_host("it is not a valid domain name"),
+        UrlParseError::InvalidIpv4 => invalid_host("it is not a valid IPv4 address"),
+        UrlParseError::InvalidIpv6 => invalid_host("it is not a valid IPv6 address"),
+        UrlParseError::InvalidDomainCharacter => invalid_host("it holds a character that hosts cannot hold"),
+        UrlParseError::InvalidPort => OriginError::InvalidPort,
+        UrlParseError::Other(reason) => OriginError::NotAUrl { reason },
+        UrlParseError::Unexplained => OriginError::NotAUrl { reason: "the URL parser could not read it".to_owned() },
     }
 }

@@ -1,9 +1,7 @@
 //! Rules about hosts: which bytes a canonical host name may hold, which hosts may use `http`, and which domains
 //! are public suffixes that a wildcard may not cover.
 
-use std::net::{Ipv4Addr, Ipv6Addr};
-
-use url::Host;
+use std::net::Ipv4Addr;
 
 /// Whether `byte` may appear inside a label of a host name this crate accepts: lowercase ASCII letters, digits,
 /// `-` and `_`. Hosts arrive canonical (lowercase, punycode), so this refuses nothing a real site uses.
@@ -26,12 +24,23 @@ pub(crate) enum DomainProblem {
     EmptyLabel,
     /// It holds this character, which host names here cannot hold.
     Character(char),
+    /// It holds a `%` escape: a character the URL parser cannot hold in a domain, escaped instead of refused.
+    Escaped,
 }
 
-/// Checks a domain as the `url` crate canonicalized it (lowercase, punycode). One trailing dot is allowed: it
+/// Checks a domain as the URL parser canonicalized it (lowercase, punycode). One trailing dot is allowed: it
 /// names a distinct origin (`https://example.com.`), as in browsers.
+///
+/// The URL Standard never leaves a `%` in a domain (it decodes escapes, then refuses `%` and the other forbidden
+/// domain code points), and the url crate follows it; Chromium's parser escapes a few characters instead of
+/// refusing them (`*` as `%2A`, a space as `%20`). So `%2A` is read as the `*` it stands for, and any other escape
+/// is refused as the standard refuses the character: the result is the same with either parser.
 pub(crate) fn check_domain(domain: &str) -> Result<(), DomainProblem> {
-    if domain.contains('*') {
+    let star = ["%2A", "%2a"].iter().any(|escape| domain.contains(escape));
+    if domain.replace("%2A", "").replace("%2a", "").contains('%') {
+        return Err(DomainProblem::Escaped);
+    }
+    if star || domain.contains('*') {
         return Err(DomainProblem::Star);
     }
     let body = domain.strip_suffix('.').unwrap_or(domain);
@@ -46,22 +55,13 @@ pub(crate) fn check_domain(domain: &str) -> Result<(), DomainProblem> {
     Ok(())
 }
 
-/// Whether a page served from `host` over `http` is potentially trustworthy, so that `http` may be listed:
-/// `localhost`, a name under `.localhost`, an address in `127.0.0.0/8`, or `[::1]`.
-pub(crate) fn is_potentially_trustworthy(host: &Host<&str>) -> bool {
-    match host {
-        Host::Domain(domain) => *domain == "localhost" || domain.ends_with(".localhost"),
-        Host::Ipv4(address) => address.octets()[0] == 127,
-        Host::Ipv6(address) => *address == Ipv6Addr::LOCALHOST,
-    }
-}
-
-/// [`is_potentially_trustworthy`] for a host already in canonical text form (`localhost`, `127.0.0.1`, `[::1]`).
+/// Whether a page served from `host` (canonical: `localhost`, `127.0.0.1`, `[::1]`) over `http` is potentially
+/// trustworthy, so that `http` may be listed: `localhost`, a name under `.localhost`, an address in `127.0.0.0/8`,
+/// or `[::1]` (the one canonical form of the IPv6 loopback).
 pub(crate) fn is_trustworthy_text(host: &str) -> bool {
     match host.parse::<Ipv4Addr>() {
-        Ok(address) => is_potentially_trustworthy(&Host::Ipv4(address)),
-        Err(_) if host == "[::1]" => true,
-        Err(_) => is_potentially_trustworthy(&Host::Domain(host)),
+        Ok(address) => address.octets()[0] == 127,
+        Err(_) => host == "[::1]" || host == "localhost" || host.ends_with(".localhost"),
     }
 }
 

@@ -2,21 +2,22 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
 use super::hasher::FixedState;
-use super::{OriginListError, OriginListWarning, OriginPattern, ParseOptions, WildcardOrigin};
+use super::{Origin, OriginListError, OriginListWarning, OriginPattern, ParseOptions, UrlParser, WildcardOrigin};
 
 /// A list of origins, canonical and deduplicated, that answers "is this origin allowed?" fast.
 ///
 /// ```
+/// # #[cfg(feature = "url")] {
 /// use interpane_policy::OriginList;
 ///
 /// let list = OriginList::parse("https://shop.example, https://PAY.example:443/")?;
 /// assert!(list.allows("https://pay.example")); // an event.origin, as the browser serializes it
 /// assert!(!list.allows("https://evil.example"));
 /// assert_eq!(list.to_string(), "https://shop.example,https://pay.example");
+/// # }
 /// # Ok::<(), interpane_policy::OriginListError>(())
 /// ```
 ///
@@ -44,22 +45,55 @@ impl OriginList {
     /// Parses a comma-separated list (the `expose-tools-to` attribute form) without wildcards.
     ///
     /// Whitespace around entries is ignored; an empty or all-whitespace text is the empty list. The error names
-    /// the first refused entry, its position from 1, and what to write instead.
+    /// the first refused entry, its position from 1, and what to write instead. The URL parser is the `url` crate
+    /// (cargo feature `url`); [`parse_using`](Self::parse_using) takes another.
+    #[cfg(feature = "url")]
     pub fn parse(text: &str) -> Result<Self, OriginListError> {
-        Self::parse_with(text, ParseOptions::default())
+        Self::parse_using(text, ParseOptions::default(), &super::UrlCrate)
     }
 
-    /// Parses a comma-separated list with `options`.
+    /// Parses a comma-separated list with `options`, with the `url` crate as the URL parser.
+    #[cfg(feature = "url")]
     pub fn parse_with(text: &str, options: ParseOptions) -> Result<Self, OriginListError> {
-        if text.trim().is_empty() {
-            return Ok(Self::empty());
-        }
-        Self::from_entries(text.split(','), options)
+        Self::parse_using(text, options, &super::UrlCrate)
     }
 
     /// Builds a list from separate entries (the JS array form); entry N of an error is the item at index N - 1.
-    /// An empty iterator is the empty list; an empty item is an error.
+    /// An empty iterator is the empty list; an empty item is an error. The URL parser is the `url` crate.
+    #[cfg(feature = "url")]
     pub fn from_entries<I>(entries: I, options: ParseOptions) -> Result<Self, OriginListError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        Self::from_entries_using(entries, options, &super::UrlCrate)
+    }
+
+    /// Parses a comma-separated list with `options` and `parser` as the URL parser: the rules and the errors are
+    /// the same whichever parser it is (the `interpane` crate passes the browser's `new URL()`).
+    ///
+    /// ```
+    /// # #[cfg(feature = "url")] {
+    /// use interpane_policy::{OriginList, ParseOptions, origin::UrlCrate};
+    ///
+    /// let list = OriginList::parse_using("https://Shop.example:443", ParseOptions::default(), &UrlCrate)?;
+    /// assert_eq!(list.to_string(), "https://shop.example");
+    /// # }
+    /// # Ok::<(), interpane_policy::OriginListError>(())
+    /// ```
+    pub fn parse_using(text: &str, options: ParseOptions, parser: &dyn UrlParser) -> Result<Self, OriginListError> {
+        if text.trim().is_empty() {
+            return Ok(Self::empty());
+        }
+        Self::from_entries_using(text.split(','), options, parser)
+    }
+
+    /// `from_entries` (feature `url`) with `parser` as the URL parser.
+    pub fn from_entries_using<I>(
+        entries: I,
+        options: ParseOptions,
+        parser: &dyn UrlParser,
+    ) -> Result<Self, OriginListError>
     where
         I: IntoIterator,
         I::Item: AsRef<str>,
@@ -69,8 +103,8 @@ impl OriginList {
         let mut first_seen: Vec<usize> = Vec::new();
         for (index, entry) in entries.into_iter().enumerate() {
             let entry = entry.as_ref();
-            let pattern =
-                OriginPattern::parse(entry, options).map_err(|problem| OriginListError::new(index, entry, problem))?;
+            let pattern = OriginPattern::parse_using(entry, options, parser)
+                .map_err(|problem| OriginListError::new(index, entry, problem))?;
             if let Some(earlier) = list.position_of(&pattern) {
                 list.warnings.push(OriginListWarning::Duplicate {
                     index,
@@ -196,7 +230,8 @@ impl fmt::Debug for OriginList {
 }
 
 /// Parses with [`OriginList::parse`] (no wildcards).
-impl FromStr for OriginList {
+#[cfg(feature = "url")]
+impl std::str::FromStr for OriginList {
     type Err = OriginListError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
@@ -204,7 +239,16 @@ impl FromStr for OriginList {
     }
 }
 
-#[cfg(test)]
+/// The list of one exact origin, parsed already (no URL parser needed).
+impl From<Origin> for OriginList {
+    fn from(origin: Origin) -> Self {
+        let mut list = Self::empty();
+        list.push(OriginPattern::Exact(origin));
+        list
+    }
+}
+
+#[cfg(all(test, feature = "url"))]
 mod tests {
     use super::*;
     use crate::origin::OriginError;

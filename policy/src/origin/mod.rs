@@ -20,6 +20,7 @@ mod idn;
 mod list;
 mod native;
 mod pattern;
+mod url_parser;
 mod value;
 mod visibility;
 mod window;
@@ -28,6 +29,9 @@ pub use error::{OriginError, OriginErrorKind, OriginListError, OriginListWarning
 pub use list::OriginList;
 pub use native::{NativeExposure, native_exposure};
 pub use pattern::{OriginPattern, ParseOptions, WildcardOrigin};
+#[cfg(feature = "url")]
+pub use url_parser::UrlCrate;
+pub use url_parser::{UrlParseError, UrlParser, UrlParts};
 pub use value::Origin;
 pub use visibility::tool_visible_to;
 pub(crate) use window::OPAQUE_SERIALIZATION;

@@ -24,12 +24,14 @@ pub struct NativeExposure {
 /// `expose-tools-to` is `page_expose_tools_to`.
 ///
 /// ```
+/// # #[cfg(feature = "url")] {
 /// use interpane_policy::{OriginList, ParseOptions, native_exposure};
 ///
 /// let page = OriginList::parse_with("https://a.example, https://*.b.example", ParseOptions::default().allow_wildcards(true))?;
 /// let exposure = native_exposure(None, &page);
 /// assert_eq!(exposure.exposed_to, ["https://a.example"]);
 /// assert_eq!(exposure.left_out, ["https://*.b.example"]);
+/// # }
 /// # Ok::<(), interpane_policy::OriginListError>(())
 /// ```
 pub fn native_exposure(tool_exposed_to: Option<&OriginList>, page_expose_tools_to: &OriginList) -> NativeExposure {

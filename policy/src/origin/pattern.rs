@@ -6,15 +6,17 @@ use std::sync::Arc;
 
 use super::entry::parse_pattern;
 use super::host::is_label_sequence;
-use super::{Origin, OriginError};
+use super::{Origin, OriginError, UrlParser};
 
 /// How an origin list is parsed. `ParseOptions::default()` is the strict form: no wildcards.
 ///
 /// ```
+/// # #[cfg(feature = "url")] {
 /// use interpane_policy::{OriginList, ParseOptions};
 ///
 /// let list = OriginList::parse_with("https://*.example.com", ParseOptions::default().allow_wildcards(true))?;
 /// assert!(list.allows("https://shop.example.com"));
+/// # }
 /// # Ok::<(), interpane_policy::OriginListError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -100,9 +102,16 @@ pub enum OriginPattern {
 }
 
 impl OriginPattern {
-    /// Parses one entry (surrounding whitespace ignored) with the rules of [`OriginList`](super::OriginList).
+    /// Parses one entry (surrounding whitespace ignored) with the rules of [`OriginList`](super::OriginList),
+    /// with the `url` crate as the URL parser.
+    #[cfg(feature = "url")]
     pub fn parse(entry: &str, options: ParseOptions) -> Result<Self, OriginError> {
-        parse_pattern(entry.trim(), options)
+        Self::parse_using(entry, options, &super::UrlCrate)
+    }
+
+    /// `parse` (feature `url`) with `parser` as the URL parser (the browser's, in the `interpane` crate).
+    pub fn parse_using(entry: &str, options: ParseOptions, parser: &dyn UrlParser) -> Result<Self, OriginError> {
+        parse_pattern(entry.trim(), options, parser)
     }
 
     /// The canonical text of the entry.

@@ -1,13 +1,12 @@
 //! [`Origin`]: one web origin, canonical, as a browser reports it in `event.origin`.
 
 use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 
-use super::OriginError;
 use super::entry::parse_exact;
+use super::{OriginError, UrlParser};
 
 /// A web origin: scheme (`https`, or `http` on a potentially trustworthy host), host and port, canonical.
 ///
@@ -17,11 +16,13 @@ use super::entry::parse_exact;
 /// cannot be represented: they can never be named in a list.
 ///
 /// ```
+/// # #[cfg(feature = "url")] {
 /// use interpane_policy::Origin;
 ///
 /// let origin = Origin::parse_entry("HTTPS://Bücher.example:443/")?;
 /// assert_eq!(origin.as_str(), "https://xn--bcher-kva.example");
 /// assert_eq!((origin.scheme(), origin.host(), origin.port()), ("https", "xn--bcher-kva.example", None));
+/// # }
 /// # Ok::<(), interpane_policy::OriginError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -47,9 +48,16 @@ impl Origin {
     }
 
     /// Parses one entry of an origin list, with the same rules as [`OriginList::parse`](super::OriginList::parse)
-    /// and without wildcards (an `https://*.…` entry is refused with [`OriginError::WildcardsDisabled`]).
+    /// and without wildcards (an `https://*.…` entry is refused with [`OriginError::WildcardsDisabled`]), with the
+    /// `url` crate as the URL parser.
+    #[cfg(feature = "url")]
     pub fn parse_entry(entry: &str) -> Result<Self, OriginError> {
-        parse_exact(entry.trim())
+        Self::parse_entry_using(entry, &super::UrlCrate)
+    }
+
+    /// `parse_entry` (feature `url`) with `parser` as the URL parser (the browser's, in the `interpane` crate).
+    pub fn parse_entry_using(entry: &str, parser: &dyn UrlParser) -> Result<Self, OriginError> {
+        parse_exact(entry.trim(), parser)
     }
 
     /// The canonical text, as in `event.origin`: `https://shop.example`, `http://localhost:8080`.
@@ -97,7 +105,8 @@ impl fmt::Debug for Origin {
     }
 }
 
-impl FromStr for Origin {
+#[cfg(feature = "url")]
+impl std::str::FromStr for Origin {
     type Err = OriginError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
@@ -119,9 +128,10 @@ impl Serialize for Origin {
 }
 
 /// Deserializes from a string with [`Origin::parse_entry`].
-impl<'de> Deserialize<'de> for Origin {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
+#[cfg(feature = "url")]
+impl<'de> serde::Deserialize<'de> for Origin {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
         Self::parse_entry(&text).map_err(serde::de::Error::custom)
     }
 }

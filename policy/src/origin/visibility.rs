@@ -10,6 +10,7 @@ use super::{OriginList, WindowOrigin};
 /// opaque too.
 ///
 /// ```
+/// # #[cfg(feature = "url")] {
 /// use interpane_policy::{OriginList, WindowOrigin, tool_visible_to};
 ///
 /// let page = OriginList::parse("https://shop.example, https://pay.example")?;
@@ -19,6 +20,7 @@ use super::{OriginList, WindowOrigin};
 /// assert!(tool_visible_to(&shop, &owner, None, &page));
 /// assert!(!tool_visible_to(&shop, &owner, Some(&tool), &page));
 /// assert!(tool_visible_to(&owner, &owner, Some(&OriginList::empty()), &page));
+/// # }
 /// # Ok::<(), interpane_policy::OriginListError>(())
 /// ```
 pub fn tool_visible_to(

@@ -24,6 +24,7 @@ pub(crate) const OPAQUE_SERIALIZATION: &str = "null";
 /// refuses every opaque sender before looking further).
 ///
 /// ```
+/// # #[cfg(feature = "url")] {
 /// use interpane_policy::{OriginList, WindowOrigin};
 ///
 /// let list = OriginList::parse("https://shop.example")?;
@@ -34,6 +35,7 @@ pub(crate) const OPAQUE_SERIALIZATION: &str = "null";
 /// let sandboxed = WindowOrigin::from_browser("null");
 /// assert!(sandboxed.is_opaque() && !sandboxed.allowed_by(&list));
 /// assert_eq!(sandboxed.to_string(), "null");
+/// # }
 /// # Ok::<(), interpane_policy::OriginListError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -222,6 +224,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "url")]
     fn an_opaque_origin_serializes_as_null_and_is_never_allowed() {
         let opaque = WindowOrigin::from_browser("null");
         assert_eq!(opaque, WindowOrigin::Opaque);
@@ -236,6 +239,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "url")]
     fn a_lists_exact_entry_is_a_tuple_with_the_same_text() {
         let entry = Origin::parse_entry("HTTPS://Shop.Example:443").expect("a valid entry");
         let tuple = TupleOrigin::from(&entry);

@@ -39,9 +39,9 @@ impl Session {
         let ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms } = request;
         for pattern in &from_origins {
             if let OriginPattern::Exact(exact) = pattern
-                && !self.listing.interest.iter().any(|o| o.as_str() == exact.as_str())
+                && !self.listing.interest.iter().any(|(o, _)| o.as_str() == exact.as_str())
             {
-                self.listing.interest.push(TupleOrigin::from(exact));
+                self.listing.interest.push((TupleOrigin::from(exact), Some(exact.clone())));
             }
         }
         let mut targets: Vec<(WindowId, Locator)> = Vec::new();
@@ -251,7 +251,8 @@ impl Session {
 
     /// `WEBMCP_TOOLS_CHANGED` from a window of an origin this page cares about: list its tools again, debounced.
     pub(crate) fn on_tools_changed(&mut self, from: &Sender) {
-        if from.peer == PeerId::SELF || !from.origin.tuple().is_some_and(|o| self.listing.interest.contains(o)) {
+        let interested = from.origin.tuple().is_some_and(|o| self.listing.interest.iter().any(|(i, _)| i == o));
+        if from.peer == PeerId::SELF || !interested {
             return;
         }
         let at = self.now + u64::from(self.config.toolchange_debounce_ms);
@@ -262,7 +263,9 @@ impl Session {
         let Some(peer) = self.peers.get(peer_id).filter(|p| !p.gone) else { return };
         let target = (peer.window, peer.locator.clone());
         let Some(origin) = peer.origin.tuple() else { return };
-        let Ok(only) = OriginList::parse(origin.as_str()) else { return };
+        // Only that origin's tools besides the page's own: its list entry, or nothing more for the page's origin.
+        let Some((_, entry)) = self.listing.interest.iter().find(|(o, _)| o == origin) else { return };
+        let only = entry.clone().map_or_else(OriginList::empty, OriginList::from);
         let timeout = self.config.discovery_timeout_ms;
         self.ask_for_tools(vec![target], only, &[], timeout, ListWaiter::Relist);
     }

@@ -24,6 +24,7 @@
 //! ```
 //!
 //! ```
+//! # #[cfg(feature = "url")] {
 //! use interpane_policy::session::{Answer, Config, Effect, Entropy, Input, Session, ToolSpec};
 //! use interpane_policy::{OriginList, ToolName, WindowOrigin};
 //!
@@ -45,6 +46,7 @@
 //! assert_eq!(session.poll_effect(), Some(Effect::ToolChange));
 //! let unregister = Input::Unregister { name: "add_to_cart".into(), registration: Some(registration) };
 //! assert_eq!(session.handle(unregister, 1), Answer::Unregistered(Some(registration)));
+//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -89,7 +91,7 @@ use crate::envelope::{Decoded, EnvelopeError, Message, decode, decode_batch};
 use crate::guard::{OriginRateLimiter, RefusalKind, WarningDecision, WarningGate};
 use crate::ids::RequestId;
 use crate::limits::Limits;
-use crate::origin::{OriginList, TupleOrigin, WindowOrigin};
+use crate::origin::{Origin, OriginList, TupleOrigin, WindowOrigin};
 use crate::sorted_map::SortedMap;
 use catalog::Catalog;
 use forms::Forms;
@@ -210,9 +212,9 @@ struct Listings {
     /// Tool-list requests this page sent, by request id.
     asked: SortedMap<RequestId, Asked>,
     next_listing: u32,
-    /// Origins whose tool changes this page cares about (its own and every exact origin of a `fromOrigins` it
-    /// asked).
-    interest: Vec<TupleOrigin>,
+    /// Origins whose tool changes this page cares about: its own (`None`: its tools are always listed) and every
+    /// exact origin of a `fromOrigins` it asked (the entry, to list again from that origin without parsing).
+    interest: Vec<(TupleOrigin, Option<Origin>)>,
 }
 
 /// What leaves at the end of the task.
@@ -234,7 +236,7 @@ struct Outbox {
 impl Session {
     /// A session for a page; its journals open later ([`Session::open_journals`]).
     pub fn new(config: Config, entropy: Box<dyn Entropy>) -> Self {
-        let interest = config.own_origin.tuple().cloned().into_iter().collect();
+        let interest = config.own_origin.tuple().map(|own| (own.clone(), None)).into_iter().collect();
         Self {
             peers: Peers::new(&config.own_origin),
             rate: OriginRateLimiter::for_get_tools(&config.limits),
