@@ -76,6 +76,8 @@ step policy-stays-pure policy_stays_pure
 step bridge-module-layers python3 "$ROOT/scripts/module-cycles.py"
 step fmt cargo fmt --all --check
 step clippy-native cargo clippy --workspace --all-targets --locked -- -D warnings
+# The policy crate without its default feature `url` (the bridge's build: origin lists parsed with a parser it is given).
+step clippy-policy-without-url cargo clippy -p interpane-policy --no-default-features --all-targets --locked -- -D warnings
 step clippy-wasm32 wasm_cargo clippy -p interpane-policy -p interpane --all-targets --locked -- -D warnings
 step tests-native cargo test --workspace --exclude interpane-e2e --locked
 # The crates' documentation as docs.rs builds it: every intra-doc link resolves (a renamed or removed item leaves none
