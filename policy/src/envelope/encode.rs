@@ -202,8 +202,12 @@ fn push_number(out: &mut String, number: f64) {
     const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
     if number.fract() == 0.0 && number.abs() < EXACT_INTEGERS {
         let _ = write!(out, "{}", number as i64);
+    } else if let Some(number) = serde_json::Number::from_f64(number) {
+        // serde_json's shortest round-trip form (it is linked anyway), not `{:?}`: core's float formatting would be
+        // a second float printer in the download.
+        let _ = write!(out, "{number}");
     } else {
-        let _ = write!(out, "{number:?}");
+        out.push_str("null");
     }
 }
 
