@@ -361,6 +361,31 @@ mod tests {
     const PREFIX: &str = "webmcp:log:t/top:";
 
     #[test]
+    fn segments_are_written_as_before() {
+        // The stored form of a segment as the serde derive wrote it before segments were encoded by hand (issue
+        // 24): logs written by an earlier version must read back.
+        let mut changes = IndexMap::new();
+        changes.insert("webmcp:c:b".to_owned(), Some("{\"v\":1,\"k\":\"\\\"é\\n\"}".to_owned()));
+        changes.insert("webmcp:c:a \"q\"\t\u{1}\u{7f}😀".to_owned(), Some(String::new()));
+        changes.insert("webmcp:c:gone".to_owned(), None);
+        changes.insert("webmcp:c:gone \\".to_owned(), None);
+        let mut snapshot = Segment::new(7, 1_700_000_000_000, true);
+        snapshot.set.insert("k".to_owned(), "v".to_owned());
+        let cases = [
+            (Segment::new(0, 0, false), r#"{"v":1,"seq":0,"at":0,"snap":false,"set":{},"del":[]}"#.to_owned()),
+            (snapshot, r#"{"v":1,"seq":7,"at":1700000000000,"snap":true,"set":{"k":"v"},"del":[]}"#.to_owned()),
+            (
+                Segment::of_changes(u64::MAX, 3, &changes),
+                r#"{"v":1,"seq":18446744073709551615,"at":3,"snap":false,"set":{"webmcp:c:a \"q\"\t\u0001<DEL>😀":"","webmcp:c:b":"{\"v\":1,\"k\":\"\\\"é\\n\"}"},"del":["webmcp:c:gone","webmcp:c:gone \\"]}"#
+                    .replace("<DEL>", "\u{7f}"),
+            ),
+        ];
+        for (segment, text) in cases {
+            assert_eq!(encode(&segment), text);
+        }
+    }
+
+    #[test]
     fn many_changes_make_one_write() {
         let mut raw = MemoryStore::durable();
         let mut log = LogStore::open(&mut raw, PREFIX, 0);

@@ -212,3 +212,6 @@ impl<'a> StoredError<'a> {
         Ok(ToolError { kind, message: self.m.into_owned(), name, status, retry_after })
     }
 }
+
+#[cfg(test)]
+mod tests;
