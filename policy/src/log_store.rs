@@ -31,10 +31,9 @@
 //! # Ok::<(), interpane_policy::journal::StoreError>(())
 //! ```
 
+use crate::envelope::encode::{Object, push_json_string};
 use crate::index_map::IndexMap;
-
-use serde::{Deserialize, Serialize};
-
+use crate::journal::entry::read::Fields;
 use crate::journal::{JournalStore, StoreError};
 
 /// The most segments after a snapshot; then they are merged into one.
@@ -46,30 +45,28 @@ const SLACK_BYTES: usize = 16 * 1024;
 /// Segments of any log older than this are deleted when a log is opened (ms): the logs of pages that are gone.
 pub const ABANDONED_LOG_AGE_MS: u64 = 24 * 60 * 60 * 1000;
 
-#[derive(Serialize, Deserialize)]
+/// One segment of the log, stored as `{"v":1,"seq":…,"at":…,"snap":…,"set":{…},"del":[…]}`, every member written
+/// in this order (see [`encode`]).
 struct Segment {
     /// Format version.
-    v: u32,
+    v: u64,
     /// Position in the log.
     seq: u64,
     /// When it was written (ms since the epoch).
     at: u64,
     /// A snapshot holds every live key; earlier segments no longer matter.
-    #[serde(default)]
     snap: bool,
-    #[serde(default)]
     set: IndexMap<String, String>,
-    #[serde(default)]
     del: Vec<String>,
 }
 
 impl Segment {
-    fn new(seq: u64, at: u64, snap: bool) -> Self {
-        Self { v: 1, seq, at, snap, set: IndexMap::new(), del: Vec::new() }
+    fn new(v: u64, seq: u64, at: u64, snap: bool) -> Self {
+        Self { v, seq, at, snap, set: IndexMap::new(), del: Vec::new() }
     }
 
     fn of_changes(seq: u64, at: u64, changes: &IndexMap<String, Option<String>>) -> Self {
-        let mut segment = Self::new(seq, at, false);
+        let mut segment = Self::new(1, seq, at, false);
         for (key, value) in changes {
             match value {
                 Some(value) => {
@@ -79,6 +76,23 @@ impl Segment {
             }
         }
         segment
+    }
+
+    /// Reads a stored segment. `snap`, `set` and `del` may be absent; other members are ignored; a key given twice
+    /// in `set` keeps its last value.
+    fn decode(text: &str) -> Result<Self, String> {
+        if !text.trim_start().starts_with('{') {
+            return Err("not a JSON object".to_owned());
+        }
+        let mut fields = Fields::parse(text).map_err(|e| format!("not JSON: {e}"))?;
+        let mut segment = Self::new(fields.u64("v"), fields.u64("seq"), fields.u64("at"), false);
+        segment.snap = fields.bool("snap", Some(false));
+        for (key, value) in fields.strings_by_key("set") {
+            segment.set.insert(key, value);
+        }
+        segment.del = fields.strings("del");
+        fields.done().map_err(|e| e.to_string())?;
+        Ok(segment)
     }
 }
 
@@ -130,7 +144,7 @@ impl LogStore {
         let mut discarded = Vec::new();
         let mut readable = Vec::new();
         for (key, text) in inner.entries("webmcp:log:") {
-            match serde_json::from_str::<Segment>(&text) {
+            match Segment::decode(&text) {
                 Ok(segment) if segment.v == 1 => {
                     if now.saturating_sub(segment.at) > ABANDONED_LOG_AGE_MS && !key.starts_with(prefix) {
                         inner.remove(&key);
@@ -147,8 +161,8 @@ impl LogStore {
                         .push(DiscardedSegment { key: key.clone(), reason: format!("format version {}", segment.v) });
                     inner.remove(&key);
                 }
-                Err(error) => {
-                    discarded.push(DiscardedSegment { key: key.clone(), reason: error.to_string() });
+                Err(reason) => {
+                    discarded.push(DiscardedSegment { key: key.clone(), reason });
                     inner.remove(&key);
                 }
             }
@@ -291,7 +305,7 @@ impl LogStore {
 
     fn write_snapshot(&mut self, now: u64, inner: &mut dyn JournalStore) -> Result<(), StoreError> {
         let (seq, key) = self.next_key();
-        let mut segment = Segment::new(seq, now, true);
+        let mut segment = Segment::new(1, seq, now, true);
         segment.set = self.live.clone();
         let text = encode(&segment);
         let old: Vec<String> = self.snapshot.iter().chain(&self.segments).cloned().collect();
@@ -318,9 +332,29 @@ impl LogStore {
     }
 }
 
+/// The stored form of `segment`: compact JSON, every member written, `set` in key order.
 fn encode(segment: &Segment) -> String {
-    // A Segment holds only strings, numbers and maps of strings: serializing it cannot fail.
-    serde_json::to_string(segment).unwrap_or_default()
+    let bytes: usize = segment.set.iter().map(|(k, v)| k.len() + v.len() + 6).sum::<usize>()
+        + segment.del.iter().map(|k| k.len() + 3).sum::<usize>();
+    let mut out = String::with_capacity(80 + bytes);
+    let mut object = Object::open(&mut out);
+    object.number("v", segment.v).number("seq", segment.seq).number("at", segment.at).bool("snap", segment.snap);
+    let mut set = Object::open(object.key("set"));
+    for (key, value) in &segment.set {
+        set.string_key(key, value);
+    }
+    set.close();
+    let del = object.key("del");
+    del.push('[');
+    for (i, key) in segment.del.iter().enumerate() {
+        if i > 0 {
+            del.push(',');
+        }
+        push_json_string(del, key);
+    }
+    del.push(']');
+    object.close();
+    out
 }
 
 impl JournalStore for LogStore {
@@ -359,6 +393,56 @@ mod tests {
     use crate::journal::MemoryStore;
 
     const PREFIX: &str = "webmcp:log:t/top:";
+
+    #[test]
+    fn segments_are_written_as_before() {
+        // The stored form of a segment as the serde derive wrote it before segments were encoded by hand (issue
+        // 24): logs written by an earlier version must read back.
+        let mut changes = IndexMap::new();
+        changes.insert("webmcp:c:b".to_owned(), Some("{\"v\":1,\"k\":\"\\\"é\\n\"}".to_owned()));
+        changes.insert("webmcp:c:a \"q\"\t\u{1}\u{7f}😀".to_owned(), Some(String::new()));
+        changes.insert("webmcp:c:gone".to_owned(), None);
+        changes.insert("webmcp:c:gone \\".to_owned(), None);
+        let mut snapshot = Segment::new(1, 7, 1_700_000_000_000, true);
+        snapshot.set.insert("k".to_owned(), "v".to_owned());
+        let cases = [
+            (Segment::new(1, 0, 0, false), r#"{"v":1,"seq":0,"at":0,"snap":false,"set":{},"del":[]}"#.to_owned()),
+            (snapshot, r#"{"v":1,"seq":7,"at":1700000000000,"snap":true,"set":{"k":"v"},"del":[]}"#.to_owned()),
+            (
+                Segment::of_changes(u64::MAX, 3, &changes),
+                r#"{"v":1,"seq":18446744073709551615,"at":3,"snap":false,"set":{"webmcp:c:a \"q\"\t\u0001<DEL>😀":"","webmcp:c:b":"{\"v\":1,\"k\":\"\\\"é\\n\"}"},"del":["webmcp:c:gone","webmcp:c:gone \\"]}"#
+                    .replace("<DEL>", "\u{7f}"),
+            ),
+        ];
+        for (segment, text) in cases {
+            assert_eq!(encode(&segment), text);
+            assert_eq!(Segment::decode(&text).map(|read| encode(&read)), Ok(text));
+        }
+    }
+
+    #[test]
+    fn segments_are_read_as_before() {
+        // Absent `snap`, `set` and `del` read as empty; unknown members are ignored; a key given twice in `set` keeps
+        // its last value.
+        let read = Segment::decode(r#"{"v":1,"seq":2,"at":3,"future":[1],"set":{"b":"1","a":"\u00e9","b":"2"}}"#);
+        assert_eq!(
+            read.map(|segment| encode(&segment)),
+            Ok(r#"{"v":1,"seq":2,"at":3,"snap":false,"set":{"a":"é","b":"2"},"del":[]}"#.to_owned())
+        );
+        for (text, reason) in [
+            ("[]", "not a JSON object"),
+            ("{not json", "not JSON: expected a string key at byte 1, found 'n'"),
+            (r#"{"v":1,"seq":2}"#, "missing field `at`"),
+            (r#"{"v":1,"seq":2,"at":3,"at":3}"#, "repeated field `at`"),
+            (r#"{"v":1,"seq":-2,"at":3}"#, "field `seq` is not a whole number from 0 to 2^64-1 (found -2)"),
+            (r#"{"v":1,"seq":2,"at":3,"snap":null}"#, "field `snap` is not true or false (found null)"),
+            (r#"{"v":1,"seq":2,"at":3,"set":{"a":1}}"#, "field `set.a` is not a string (found 1)"),
+            (r#"{"v":1,"seq":2,"at":3,"del":"a"}"#, "field `del` is not an array of strings (found a string)"),
+            (r#"{"v":1,"seq":2,"at":3,"del":["a",null]}"#, "field `del[1]` is not a string (found null)"),
+        ] {
+            assert_eq!(Segment::decode(text).err().as_deref(), Some(reason), "{text}");
+        }
+    }
 
     #[test]
     fn many_changes_make_one_write() {
@@ -522,6 +606,7 @@ mod tests {
         let mut log = LogStore::open(&mut raw, PREFIX, 0);
         let discarded = log.take_discarded();
         assert_eq!(discarded.len(), 2);
+        assert_eq!(discarded[0].reason, "not JSON: expected a string key at byte 1, found 'n'");
         assert_eq!(discarded[1].reason, "format version 9");
         assert!(log.entries("").is_empty());
         assert!(raw.is_empty(), "discarded segments are removed");

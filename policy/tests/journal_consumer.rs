@@ -524,7 +524,7 @@ fn entries_that_cannot_be_used_are_discarded_with_a_warning() {
         warnings,
         [
             "interpane: discarded the journal entry \"webmcp:c:array\": it is not a journal entry (not a JSON object with a version \"v\")",
-            "interpane: discarded the journal entry \"webmcp:c:garbage\": it is not a journal entry (not JSON: key must be a string at line 1 column 2)",
+            "interpane: discarded the journal entry \"webmcp:c:garbage\": it is not a journal entry (not JSON: expected a string key at byte 1, found 'n')",
             "interpane: discarded the journal entry \"webmcp:c:moved\": its key does not match its content",
             "interpane: left the journal entry \"webmcp:c:future\" alone: it belongs to format 2, written by another version of the bridge",
         ]

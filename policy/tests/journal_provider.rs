@@ -328,8 +328,8 @@ fn entries_that_cannot_be_used_are_discarded_with_a_warning() {
     assert_eq!(
         warnings,
         [
-            "interpane: discarded the journal entry \"webmcp:p:!tabP top/0\": it is malformed: invalid type: \
-             string \"soon\", expected u64 at line 1 column 46",
+            "interpane: discarded the journal entry \"webmcp:p:!tabP top/0\": it is malformed: field `h` is \
+             not a whole number from 0 to 2^64-1 (found a string)",
             "interpane: left the journal entry \"webmcp:p:https://caller.example w8\" alone: it belongs to \
              format 7, written by another version of the bridge",
             "interpane: discarded the journal entry \"webmcp:p:https://caller.example w9\": its key does not \

@@ -7,19 +7,20 @@ use crate::ids::RequestId;
 use crate::limits::Limits;
 use crate::outcome::{RetryAfter, ToolError};
 
-/// Writes one JSON object, member by member. Keys are static ASCII names and need no escaping.
-struct Object<'o> {
+/// Writes one JSON object, member by member. Keys are static ASCII names and need no escaping. Messages and the
+/// journals' stored records are written with it.
+pub(crate) struct Object<'o> {
     out: &'o mut String,
     first: bool,
 }
 
 impl<'o> Object<'o> {
-    fn open(out: &'o mut String) -> Self {
+    pub(crate) fn open(out: &'o mut String) -> Self {
         out.push('{');
         Self { out, first: true }
     }
 
-    fn key(&mut self, key: &str) -> &mut String {
+    pub(crate) fn key(&mut self, key: &str) -> &mut String {
         if !std::mem::replace(&mut self.first, false) {
             self.out.push(',');
         }
@@ -29,13 +30,13 @@ impl<'o> Object<'o> {
         self.out
     }
 
-    fn string(&mut self, key: &str, value: &str) -> &mut Self {
+    pub(crate) fn string(&mut self, key: &str, value: &str) -> &mut Self {
         let out = self.key(key);
         push_json_string(out, value);
         self
     }
 
-    fn raw(&mut self, key: &str, json: &str) -> &mut Self {
+    pub(crate) fn raw(&mut self, key: &str, json: &str) -> &mut Self {
         self.key(key).push_str(json);
         self
     }
@@ -48,13 +49,36 @@ impl<'o> Object<'o> {
         self.string("requestId", id.as_str())
     }
 
-    fn close(&mut self) {
+    /// A member whose key is any text (escaped), with a string value.
+    pub(crate) fn string_key(&mut self, key: &str, value: &str) -> &mut Self {
+        if !std::mem::replace(&mut self.first, false) {
+            self.out.push(',');
+        }
+        push_json_string(self.out, key);
+        self.out.push(':');
+        push_json_string(self.out, value);
+        self
+    }
+
+    /// A whole number, as serde_json writes a `u64`.
+    pub(crate) fn number(&mut self, key: &str, value: u64) -> &mut Self {
+        use std::fmt::Write as _;
+        let _ = write!(self.key(key), "{value}");
+        self
+    }
+
+    /// `true` or `false`.
+    pub(crate) fn bool(&mut self, key: &str, value: bool) -> &mut Self {
+        self.raw(key, if value { "true" } else { "false" })
+    }
+
+    pub(crate) fn close(&mut self) {
         self.out.push('}');
     }
 }
 
 /// Appends `text` as a JSON string, quotes included, escaped as serde_json (and `JSON.stringify`) escape it.
-fn push_json_string(out: &mut String, text: &str) {
+pub(crate) fn push_json_string(out: &mut String, text: &str) {
     out.push_str(&serde_json::to_string(text).unwrap_or_default());
 }
 

@@ -239,13 +239,34 @@ pub(crate) fn raw(text: &str) -> Result<&RawValue, SyntaxError> {
 /// The value of a JSON string literal that serde_json has already checked, quotes included. Borrowed when it
 /// holds no escape; a lone surrogate escape reads as U+FFFD, as in a JavaScript string printed with `String()`.
 pub(crate) fn string(literal: &str) -> Cow<'_, str> {
+    match unescape(literal) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(bytes) => Cow::Owned(from_wtf8(&bytes)),
+    }
+}
+
+/// The value of a JSON string literal that serde_json has already checked, quotes included, or `None` when it holds
+/// a lone UTF-16 surrogate escape (no Rust string holds one, so nothing this crate wrote does): how stored records
+/// read their strings. Borrowed when it holds no escape.
+pub(crate) fn valid_string(literal: &str) -> Option<Cow<'_, str>> {
+    match unescape(literal) {
+        Ok(text) => Some(Cow::Borrowed(text)),
+        // Valid UTF-8 unless a lone surrogate was written in serde_json's byte form (see `from_wtf8`).
+        Err(bytes) => {
+            bytes.utf8_chunks().all(|chunk| chunk.invalid().is_empty()).then(|| Cow::Owned(from_wtf8(&bytes)))
+        }
+    }
+}
+
+/// The content of a checked string literal when it holds no escape, else its unescaped bytes in serde_json's byte
+/// form (see [`from_wtf8`]).
+fn unescape(literal: &str) -> Result<&str, Vec<u8>> {
     let inner = literal.get(1..literal.len().saturating_sub(1)).unwrap_or_default();
     if !inner.contains('\\') {
-        return Cow::Borrowed(inner);
+        return Ok(inner);
     }
     let mut de = serde_json::Deserializer::from_str(literal);
-    let bytes = de.deserialize_bytes(BytesVisitor).unwrap_or_default();
-    Cow::Owned(from_wtf8(&bytes))
+    Err(de.deserialize_bytes(BytesVisitor).unwrap_or_default())
 }
 
 /// Reads serde_json's byte form of a string: UTF-8, except that a lone surrogate is encoded on its own (3 bytes
@@ -420,6 +441,10 @@ mod tests {
         assert_eq!(string(r#""a\"b\\c\/d\n\u00e9\ud83d\ude00""#), "a\"b\\c/d\né😀");
         assert_eq!(string(r#""\ud800x\udc00""#), "\u{fffd}x\u{fffd}");
         assert_eq!(string(r#""\udbff\udbff\u00e9""#), "\u{fffd}\u{fffd}é");
+        assert_eq!(valid_string(r#""a\"b\ud83d\ude00""#).as_deref(), Some("a\"b😀"));
+        assert!(matches!(valid_string(r#""plain""#), Some(Cow::Borrowed("plain"))));
+        assert_eq!(valid_string(r#""\ud800x""#), None);
+        assert_eq!(valid_string(r#""x\udc00""#), None);
     }
 
     #[test]

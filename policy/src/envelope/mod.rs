@@ -41,10 +41,10 @@
 
 mod build;
 mod decode;
-mod encode;
+pub(crate) mod encode;
 mod error;
 mod fields;
-mod json;
+pub(crate) mod json;
 mod json_text;
 mod message;
 mod shape;

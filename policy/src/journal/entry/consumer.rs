@@ -2,13 +2,13 @@
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
-
+use super::read::{FieldError, Fields};
 use super::{
-    CONSUMER_PREFIX, ENTRY_VERSION, EntryError, StoredError, StoredOwner, decode_versioned, encode, is_origin_text,
-    stored_json,
+    CONSUMER_PREFIX, ENTRY_VERSION, EntryError, StoredError, StoredOwner, decode_versioned, is_origin_text,
+    stored_json, write_error, write_owner,
 };
 use crate::envelope::JsonText;
+use crate::envelope::encode::Object;
 use crate::ids::{RequestId, ToolName};
 use crate::journal::outcome::CallOutcome;
 use crate::journal::owner::Owner;
@@ -152,39 +152,48 @@ impl ConsumerEntry {
         &self.phase
     }
 
-    /// The stored form: compact JSON.
+    /// The stored form: compact JSON, its members in the order of [`StoredCall`]'s fields.
     pub fn encode(&self) -> String {
-        let (state, sent_at, settled_at, outcome, ack) = match &self.phase {
-            CallPhase::Recorded => ("recorded", None, None, None, None),
-            CallPhase::Sent { sent_at } => ("sent", Some(*sent_at), None, None, None),
-            CallPhase::Settled { sent_at, settled_at, outcome, ack } => {
-                ("settled", *sent_at, Some(*settled_at), Some(StoredOutcome::of(outcome)), Some(ack_name(*ack)))
-            }
+        let mut out = String::with_capacity(256 + self.args.as_ref().map_or(0, |args| args.as_str().len()));
+        let mut entry = Object::open(&mut out);
+        entry.number("v", ENTRY_VERSION);
+        write_owner(&mut entry, "o", &self.owner);
+        entry.string("w", self.wire_id.as_str()).string("k", &self.call_id).string("n", self.tool.as_str());
+        Object::open(entry.key("p"))
+            .string("o", &self.provider.origin)
+            .string("l", &self.provider.locator)
+            .bool("b", self.provider.bridge)
+            .close();
+        if let Some(args) = &self.args {
+            entry.string("a", args.as_str());
+        }
+        let state = match &self.phase {
+            CallPhase::Recorded => "recorded",
+            CallPhase::Sent { .. } => "sent",
+            CallPhase::Settled { .. } => "settled",
         };
-        encode(&StoredCall {
-            v: ENTRY_VERSION,
-            o: StoredOwner::of(&self.owner),
-            w: Cow::Borrowed(self.wire_id.as_str()),
-            k: Cow::Borrowed(&self.call_id),
-            n: Cow::Borrowed(self.tool.as_str()),
-            p: StoredProvider {
-                o: Cow::Borrowed(&self.provider.origin),
-                l: Cow::Borrowed(&self.provider.locator),
-                b: self.provider.bridge,
-            },
-            a: Cow::Borrowed(self.args.as_ref().map_or("", JsonText::as_str)),
-            s: Cow::Borrowed(state),
-            c: self.created_at,
-            ts: sent_at,
-            te: settled_at,
-            r: outcome,
-            ack: ack.map(Cow::Borrowed),
-        })
+        entry.string("s", state).number("c", self.created_at);
+        match &self.phase {
+            CallPhase::Recorded => {}
+            CallPhase::Sent { sent_at } => {
+                entry.number("ts", *sent_at);
+            }
+            CallPhase::Settled { sent_at, settled_at, outcome, ack } => {
+                if let Some(sent_at) = sent_at {
+                    entry.number("ts", *sent_at);
+                }
+                entry.number("te", *settled_at);
+                write_outcome(&mut entry, "r", outcome);
+                entry.string("ack", ack_name(*ack));
+            }
+        }
+        entry.close();
+        out
     }
 
     /// Decodes and checks a stored value; never panics, whatever `text` holds.
     pub fn decode(text: &str) -> Result<Self, EntryError> {
-        let stored: StoredCall<'_> = decode_versioned(text)?;
+        let stored = StoredCall::read(decode_versioned(text)?)?;
         let owner = stored.o.check()?;
         let wire_id = RequestId::new(stored.w.as_ref()).map_err(|e| EntryError::field("w", e.to_string()))?;
         check_call_id(&stored.k)?;
@@ -230,10 +239,6 @@ pub(crate) fn consumer_key(wire_id: &RequestId) -> String {
     format!("{CONSUMER_PREFIX}{wire_id}")
 }
 
-fn no_text(text: &str) -> bool {
-    text.is_empty()
-}
-
 fn ack_name(ack: AckState) -> &'static str {
     match ack {
         AckState::NotNeeded => "none",
@@ -251,67 +256,97 @@ fn parse_ack(text: &str) -> Result<AckState, EntryError> {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A consumer entry as stored, version aside (see [`ConsumerEntry::encode`]).
 struct StoredCall<'a> {
-    v: u64,
     o: StoredOwner<'a>,
     w: Cow<'a, str>,
     k: Cow<'a, str>,
     n: Cow<'a, str>,
     p: StoredProvider<'a>,
-    #[serde(default, skip_serializing_if = "no_text")]
+    /// The arguments' JSON text; empty once settled.
     a: Cow<'a, str>,
     s: Cow<'a, str>,
     c: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     ts: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     te: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     r: Option<StoredOutcome<'a>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     ack: Option<Cow<'a, str>>,
 }
 
-impl super::Versioned for StoredCall<'_> {
-    fn version(&self) -> u64 {
-        self.v
+impl<'a> StoredCall<'a> {
+    fn read(mut fields: Fields<'a>) -> Result<Self, FieldError> {
+        let call = Self {
+            o: StoredOwner::read(&mut fields, "o"),
+            w: fields.string("w"),
+            k: fields.string("k"),
+            n: fields.string("n"),
+            p: StoredProvider::read(&mut fields, "p"),
+            a: fields.string_or_empty("a"),
+            s: fields.string("s"),
+            c: fields.u64("c"),
+            ts: fields.opt_u64("ts"),
+            te: fields.opt_u64("te"),
+            r: StoredOutcome::read(&mut fields, "r"),
+            ack: fields.opt_string("ack"),
+        };
+        fields.finish()?;
+        Ok(call)
     }
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The window called: `{"o":"<origin>","l":"<locator>","b":<bridge>}`.
 struct StoredProvider<'a> {
     o: Cow<'a, str>,
     l: Cow<'a, str>,
     b: bool,
 }
 
+impl<'a> StoredProvider<'a> {
+    fn read(call: &mut Fields<'a>, name: &str) -> Self {
+        let mut fields = call.object(name);
+        let provider = Self { o: fields.string("o"), l: fields.string("l"), b: fields.bool("b", None) };
+        call.nested(fields);
+        provider
+    }
+}
+
 /// A call outcome: `{"s":"completed","r":"<json>"}`, `{"s":"failed","e":{…}}`, `{"s":"stopped"}` or
 /// `{"s":"interrupted","m":"…"}`.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct StoredOutcome<'a> {
     s: Cow<'a, str>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     r: Option<Cow<'a, str>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     e: Option<StoredError<'a>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     m: Option<Cow<'a, str>>,
 }
 
-impl<'a> StoredOutcome<'a> {
-    fn of(outcome: &'a CallOutcome) -> Self {
-        let status = Cow::Borrowed(outcome.status().as_str());
-        let empty = Self { s: status, r: None, e: None, m: None };
-        match outcome {
-            CallOutcome::Completed { result } => Self { r: Some(Cow::Borrowed(result.as_str())), ..empty },
-            CallOutcome::Failed(error) => Self { e: Some(StoredError::of(error)), ..empty },
-            CallOutcome::Stopped => empty,
-            CallOutcome::Interrupted { message } => Self { m: Some(Cow::Borrowed(message)), ..empty },
+/// Writes `outcome` as the value of `key`.
+fn write_outcome(object: &mut Object<'_>, key: &str, outcome: &CallOutcome) {
+    let mut stored = Object::open(object.key(key));
+    stored.string("s", outcome.status().as_str());
+    match outcome {
+        CallOutcome::Completed { result } => {
+            stored.string("r", result.as_str());
         }
+        CallOutcome::Failed(error) => write_error(&mut stored, "e", error),
+        CallOutcome::Stopped => {}
+        CallOutcome::Interrupted { message } => {
+            stored.string("m", message);
+        }
+    }
+    stored.close();
+}
+
+impl<'a> StoredOutcome<'a> {
+    fn read(call: &mut Fields<'a>, name: &str) -> Option<Self> {
+        let mut fields = call.opt_object(name)?;
+        let outcome = Self {
+            s: fields.string("s"),
+            r: fields.opt_string("r"),
+            e: StoredError::read(&mut fields, "e"),
+            m: fields.opt_string("m"),
+        };
+        call.nested(fields);
+        Some(outcome)
     }
 
     fn check(self) -> Result<CallOutcome, EntryError> {

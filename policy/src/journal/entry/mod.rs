@@ -7,18 +7,21 @@
 
 pub(crate) mod consumer;
 pub(crate) mod provider;
+pub(crate) mod read;
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use thiserror::Error;
 
 pub use consumer::{AckState, CallPhase, ConsumerEntry, ProviderWindow};
 pub use provider::{ProviderEntry, ProviderMeta, RecordState};
 
+use self::read::Fields;
 use super::owner::Owner;
 use crate::envelope::JsonText;
+use crate::envelope::encode::Object;
 use crate::outcome::{ErrorKind, MAX_ERROR_MESSAGE_CHARS, RetryAfter, ToolError, standard_error_name};
 
 /// The format version written in every entry (`"v"`).
@@ -67,52 +70,25 @@ impl EntryError {
     }
 }
 
-#[derive(Deserialize)]
-struct VersionProbe {
-    v: Value,
-}
-
-/// A stored form, which carries its format version.
-trait Versioned {
-    fn version(&self) -> u64;
-}
-
-/// Decodes `text` as a current-version entry of type `T`, telling an other-version entry from a malformed one.
-/// A valid entry is parsed once; only a refused one is parsed again, to say why.
-fn decode_versioned<'de, T: Deserialize<'de> + Versioned>(text: &'de str) -> Result<T, EntryError> {
+/// Reads `text` as an entry of the current version: its members (see [`read`]), after its version `"v"`, which is
+/// taken out. Tells another version, or a value that is not an entry, from a malformed entry.
+fn decode_versioned(text: &str) -> Result<Fields<'_>, EntryError> {
     if !text.trim_start().starts_with('{') {
         return Err(EntryError::NotAnEntry(NOT_AN_OBJECT.into()));
     }
-    match serde_json::from_str::<T>(text) {
-        Ok(stored) if stored.version() == ENTRY_VERSION => Ok(stored),
-        Ok(stored) => Err(EntryError::OtherVersion { found: stored.version() }),
-        Err(error) => Err(why_refused(text, &error)),
+    let mut fields = Fields::parse(text).map_err(|e| EntryError::NotAnEntry(format!("not JSON: {e}")))?;
+    // A version given twice is no version.
+    let Ok(Some(version)) = fields.take("v") else {
+        return Err(EntryError::NotAnEntry(NOT_AN_OBJECT.into()));
+    };
+    match read::whole_number(version) {
+        Some(ENTRY_VERSION) => Ok(fields),
+        Some(found) => Err(EntryError::OtherVersion { found }),
+        None => Err(EntryError::NotAnEntry(format!("its version is {}", version.get()))),
     }
 }
 
 const NOT_AN_OBJECT: &str = "not a JSON object with a version \"v\"";
-
-/// Why `text`, which did not decode as a current entry, was refused: not JSON, no version, another version,
-/// or `error` in an entry of this version.
-fn why_refused(text: &str, error: &serde_json::Error) -> EntryError {
-    let probe: VersionProbe = match serde_json::from_str(text) {
-        Ok(probe) => probe,
-        Err(e) if e.classify() == serde_json::error::Category::Data => {
-            return EntryError::NotAnEntry(NOT_AN_OBJECT.into());
-        }
-        Err(e) => return EntryError::NotAnEntry(format!("not JSON: {e}")),
-    };
-    match probe.v.as_u64() {
-        Some(ENTRY_VERSION) => EntryError::Malformed(error.to_string()),
-        Some(found) => EntryError::OtherVersion { found },
-        None => EntryError::NotAnEntry(format!("its version is {}", probe.v)),
-    }
-}
-
-fn encode<T: Serialize>(value: &T) -> String {
-    // Serializing these plain structs of strings, integers and JSON values cannot fail.
-    serde_json::to_string(value).unwrap_or_default()
-}
 
 /// The deepest nesting accepted in stored JSON text: serde_json's own limit, which every text a journal writes
 /// was checked against when it was made.
@@ -139,16 +115,19 @@ pub(crate) fn is_origin_text(text: &str) -> bool {
         && text.bytes().all(|b| b.is_ascii_graphic())
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A record's owner: `{"t":"<tab>","s":"<slot>"}`.
 struct StoredOwner<'a> {
     t: Cow<'a, str>,
     s: Cow<'a, str>,
 }
 
 impl<'a> StoredOwner<'a> {
-    fn of(owner: &'a Owner) -> Self {
-        Self { t: Cow::Borrowed(owner.tab()), s: Cow::Borrowed(owner.slot()) }
+    /// Reads the owner in the field `name` of `record`.
+    fn read(record: &mut Fields<'a>, name: &str) -> Self {
+        let mut fields = record.object(name);
+        let owner = Self { t: fields.string("t"), s: fields.string("s") };
+        record.nested(fields);
+        owner
     }
 
     fn check(&self) -> Result<Owner, EntryError> {
@@ -156,28 +135,51 @@ impl<'a> StoredOwner<'a> {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Writes `owner` as the value of `key`.
+fn write_owner(object: &mut Object<'_>, key: &str, owner: &Owner) {
+    Object::open(object.key(key)).string("t", owner.tab()).string("s", owner.slot()).close();
+}
+
+/// A tool's error: `{"k":"<code>","m":"<message>"}`, with `"n"` (its name), `"st"` (a status) and `"ra"` (retry
+/// after: a number, or a string holding one) when it has them.
 struct StoredError<'a> {
     k: Cow<'a, str>,
     m: Cow<'a, str>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     n: Option<Cow<'a, str>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     st: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    ra: Option<Value>,
+    ra: Option<&'a RawValue>,
+}
+
+/// Writes `error` as the value of `key`.
+fn write_error(object: &mut Object<'_>, key: &str, error: &ToolError) {
+    let mut stored = Object::open(object.key(key));
+    stored.string("k", error.kind.as_str()).string("m", &error.message);
+    if let Some(name) = error.name {
+        stored.string("n", name);
+    }
+    if let Some(status) = error.status {
+        stored.number("st", u64::from(status));
+    }
+    // A number is written as serde_json writes an `f64` (`30.0`, `1.5`), as it always was.
+    if let Some(retry_after) = error.retry_after.as_ref().map(RetryAfter::to_json).filter(|v| !v.is_null()) {
+        stored.raw("ra", &serde_json::to_string(&retry_after).unwrap_or_default());
+    }
+    stored.close();
 }
 
 impl<'a> StoredError<'a> {
-    fn of(error: &'a ToolError) -> Self {
-        Self {
-            k: Cow::Borrowed(error.kind.as_str()),
-            m: Cow::Borrowed(&error.message),
-            n: error.name.map(Cow::Borrowed),
-            st: error.status.map(u64::from),
-            ra: error.retry_after.as_ref().map(RetryAfter::to_json).filter(|v| !v.is_null()),
-        }
+    /// Reads the error in the field `name` of `outer`, if there is one.
+    fn read(outer: &mut Fields<'a>, name: &str) -> Option<Self> {
+        let mut fields = outer.opt_object(name)?;
+        let error = Self {
+            k: fields.string("k"),
+            m: fields.string("m"),
+            n: fields.opt_string("n"),
+            st: fields.opt_u64("st"),
+            ra: fields.opt_raw("ra"),
+        };
+        outer.nested(fields);
+        Some(error)
     }
 
     fn check(self) -> Result<ToolError, EntryError> {
@@ -204,11 +206,15 @@ impl<'a> StoredError<'a> {
         };
         let retry_after = match self.ra {
             None => None,
-            Some(ra) => Some(
-                RetryAfter::from_json(&ra)
-                    .ok_or_else(|| EntryError::field("ra", format!("{ra} is not a number >= 0")))?,
-            ),
+            Some(ra) => {
+                let value = serde_json::from_str::<Value>(ra.get()).ok();
+                let retry_after = value.as_ref().and_then(RetryAfter::from_json);
+                Some(retry_after.ok_or_else(|| EntryError::field("ra", format!("{} is not a number >= 0", ra.get())))?)
+            }
         };
         Ok(ToolError { kind, message: self.m.into_owned(), name, status, retry_after })
     }
 }
+
+#[cfg(test)]
+mod tests;

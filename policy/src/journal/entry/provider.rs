@@ -3,12 +3,12 @@
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
-
+use super::read::{FieldError, Fields};
 use super::{
-    ENTRY_VERSION, EntryError, PROVIDER_PREFIX, StoredError, StoredOwner, decode_versioned, encode, is_origin_text,
-    stored_json,
+    ENTRY_VERSION, EntryError, PROVIDER_PREFIX, StoredError, StoredOwner, decode_versioned, is_origin_text,
+    stored_json, write_error, write_owner,
 };
+use crate::envelope::encode::Object;
 use crate::ids::{RequestId, ToolName};
 use crate::journal::outcome::ToolOutcome;
 use crate::journal::owner::Owner;
@@ -107,28 +107,34 @@ impl ProviderEntry {
         self.updated_at
     }
 
-    /// The stored form: compact JSON.
+    /// The stored form: compact JSON, its members in the order of [`StoredRecord`]'s fields.
     pub fn encode(&self) -> String {
-        let outcome = match &self.state {
-            RecordState::Done(outcome) => Some(StoredToolOutcome::of(outcome)),
-            _ => None,
-        };
-        encode(&StoredRecord {
-            v: ENTRY_VERSION,
-            o: StoredOwner::of(&self.owner),
-            c: Cow::Borrowed(&self.caller_origin),
-            w: Cow::Borrowed(self.wire_id.as_str()),
-            n: self.tool.as_ref().map(|t| Cow::Borrowed(t.as_str())),
-            s: Cow::Borrowed(self.state.name()),
-            t0: self.started_at,
-            t1: self.updated_at,
-            r: outcome,
-        })
+        let mut out = String::with_capacity(200);
+        let mut entry = Object::open(&mut out);
+        entry.number("v", ENTRY_VERSION);
+        write_owner(&mut entry, "o", &self.owner);
+        entry.string("c", &self.caller_origin).string("w", self.wire_id.as_str());
+        if let Some(tool) = &self.tool {
+            entry.string("n", tool.as_str());
+        }
+        entry.string("s", self.state.name()).number("t0", self.started_at).number("t1", self.updated_at);
+        if let RecordState::Done(outcome) = &self.state {
+            let mut stored = Object::open(entry.key("r"));
+            match outcome {
+                ToolOutcome::Completed { result } => {
+                    stored.string("ok", result.as_str());
+                }
+                ToolOutcome::Failed(error) => write_error(&mut stored, "e", error),
+            }
+            stored.close();
+        }
+        entry.close();
+        out
     }
 
     /// Decodes and checks a stored value; never panics, whatever `text` holds.
     pub fn decode(text: &str) -> Result<Self, EntryError> {
-        let stored: StoredRecord<'_> = decode_versioned(text)?;
+        let stored = StoredRecord::read(decode_versioned(text)?)?;
         let owner = stored.o.check()?;
         if !is_origin_text(&stored.c) {
             return Err(EntryError::field("c", "not a serialized origin"));
@@ -191,70 +197,67 @@ impl ProviderMeta {
         meta_key(&self.owner)
     }
 
-    /// The stored form: compact JSON.
+    /// The stored form: compact JSON, `{"v":1,"o":{…},"h":<horizon>}`.
     pub fn encode(&self) -> String {
-        encode(&StoredMeta { v: ENTRY_VERSION, o: StoredOwner::of(&self.owner), h: self.horizon })
+        let mut out = String::with_capacity(80);
+        let mut note = Object::open(&mut out);
+        note.number("v", ENTRY_VERSION);
+        write_owner(&mut note, "o", &self.owner);
+        note.number("h", self.horizon).close();
+        out
     }
 
     /// Decodes and checks a stored value; never panics, whatever `text` holds.
     pub fn decode(text: &str) -> Result<Self, EntryError> {
-        let stored: StoredMeta<'_> = decode_versioned(text)?;
-        Ok(Self { owner: stored.o.check()?, horizon: stored.h })
+        let mut fields = decode_versioned(text)?;
+        let owner = StoredOwner::read(&mut fields, "o");
+        let horizon = fields.u64("h");
+        fields.finish()?;
+        Ok(Self { owner: owner.check()?, horizon })
     }
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A provider record as stored, version aside (see [`ProviderEntry::encode`]).
 struct StoredRecord<'a> {
-    v: u64,
     o: StoredOwner<'a>,
     c: Cow<'a, str>,
     w: Cow<'a, str>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     n: Option<Cow<'a, str>>,
     s: Cow<'a, str>,
     t0: u64,
     t1: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     r: Option<StoredToolOutcome<'a>>,
 }
 
-impl super::Versioned for StoredRecord<'_> {
-    fn version(&self) -> u64 {
-        self.v
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StoredMeta<'a> {
-    v: u64,
-    o: StoredOwner<'a>,
-    h: u64,
-}
-
-impl super::Versioned for StoredMeta<'_> {
-    fn version(&self) -> u64 {
-        self.v
+impl<'a> StoredRecord<'a> {
+    fn read(mut fields: Fields<'a>) -> Result<Self, FieldError> {
+        let record = Self {
+            o: StoredOwner::read(&mut fields, "o"),
+            c: fields.string("c"),
+            w: fields.string("w"),
+            n: fields.opt_string("n"),
+            s: fields.string("s"),
+            t0: fields.u64("t0"),
+            t1: fields.u64("t1"),
+            r: StoredToolOutcome::read(&mut fields, "r"),
+        };
+        fields.finish()?;
+        Ok(record)
     }
 }
 
 /// A provider's answer: `{"ok":"<json>"}` or `{"e":{…}}`.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct StoredToolOutcome<'a> {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     ok: Option<Cow<'a, str>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     e: Option<StoredError<'a>>,
 }
 
 impl<'a> StoredToolOutcome<'a> {
-    fn of(outcome: &'a ToolOutcome) -> Self {
-        match outcome {
-            ToolOutcome::Completed { result } => Self { ok: Some(Cow::Borrowed(result.as_str())), e: None },
-            ToolOutcome::Failed(error) => Self { ok: None, e: Some(StoredError::of(error)) },
-        }
+    fn read(record: &mut Fields<'a>, name: &str) -> Option<Self> {
+        let mut fields = record.opt_object(name)?;
+        let outcome = Self { ok: fields.opt_string("ok"), e: StoredError::read(&mut fields, "e") };
+        record.nested(fields);
+        Some(outcome)
     }
 
     fn check(self) -> Result<ToolOutcome, EntryError> {
