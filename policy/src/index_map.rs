@@ -300,40 +300,6 @@ impl<K: IndexKey, V> FromIterator<(K, V)> for IndexMap<K, V> {
     }
 }
 
-/// Written as a map (a JSON object for text keys), in key order.
-impl<K: IndexKey + serde::Serialize, V: serde::Serialize> serde::Serialize for IndexMap<K, V> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.iter())
-    }
-}
-
-/// Read from a map; a key given twice keeps its last value.
-impl<'de, K: IndexKey + serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::Deserialize<'de>
-    for IndexMap<K, V>
-{
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Entries<K, V>(std::marker::PhantomData<(K, V)>);
-
-        impl<'de, K: IndexKey + serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::de::Visitor<'de> for Entries<K, V> {
-            type Value = IndexMap<K, V>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a map")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-                let mut map = IndexMap::new();
-                while let Some((key, value)) = access.next_entry()? {
-                    map.insert(key, value);
-                }
-                Ok(map)
-            }
-        }
-
-        deserializer.deserialize_map(Entries(std::marker::PhantomData))
-    }
-}
-
 /// A set ordered by key (see the module docs).
 #[derive(Clone)]
 pub struct IndexSet<K> {
