@@ -11,9 +11,10 @@ set -euo pipefail
 LOG_TAG=size
 source "$(dirname "$0")/lib.sh"
 
-# The download when the budget was set (311,359 bytes at 748fe7f, rounded up to 311,400); issue 24 lowers it on its
-# way to 150 KiB.
-BUDGET_BYTES=${SIZE_BUDGET_BYTES:-311400}
+# The download when the budget was last set: 251,151 bytes at 286bb52 (index.js 16,949 + wasm 234,202), rounded up
+# to 251,200. It was 311,400 when the check came (748fe7f); issue 24 lowers it on its way to 150 KiB
+# (docs/performance.md says what each step took out).
+BUDGET_BYTES=${SIZE_BUDGET_BYTES:-251200}
 
 pkg=${1:-"$ROOT/bridge/pkg"}
 total=0
