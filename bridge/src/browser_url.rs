@@ -16,8 +16,8 @@ extern "C" {
 /// The browser's `new URL()` as a [`UrlParser`]: what this crate parses every origin list with (`install()`'s
 /// `exposeToolsTo`, a tool's `exposedTo`, `getTools`' `fromOrigins`).
 ///
-/// A Rust app builds its lists with it too, unless it enables `interpane-policy`'s `url` feature (which brings
-/// `OriginList::parse` back, and the url crate into its wasm):
+/// A Rust app can build its lists with it too; `OriginList::parse` (this crate's default feature `url`) works as
+/// well, and brings the url crate into the app's wasm when the app calls it:
 ///
 /// ```no_run
 /// use interpane::{BrowserUrl, OriginList, ParseOptions};

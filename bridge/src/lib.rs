@@ -10,7 +10,7 @@
 //!
 //! # async fn shop() -> Result<(), Box<dyn std::error::Error>> {
 //! // Only the widget's origin (and the shop's own) may see the shop's tools. Lists are parsed with the browser's
-//! // URL parser (or with `OriginList::parse`, which needs interpane-policy's feature `url`).
+//! // URL parser (or with `OriginList::parse`, this crate's default feature `url`, with the url crate).
 //! let widget = OriginList::parse_using("https://widget.example", ParseOptions::default(), &BrowserUrl)?;
 //! let bridge = Bridge::install(BridgeOptions::exposing_to(widget))?;
 //!
