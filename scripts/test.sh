@@ -51,6 +51,7 @@ policy_stays_pure() {
 
 crate_docs() {
   RUSTDOCFLAGS="-D warnings" cargo doc -p interpane-policy --no-deps --locked &&
+    RUSTDOCFLAGS="-D warnings" cargo doc -p interpane-policy --no-deps --locked --features record &&
     RUSTDOCFLAGS="-D warnings" wasm_cargo doc -p interpane --no-deps --locked
 }
 

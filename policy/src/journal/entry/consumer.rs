@@ -152,7 +152,7 @@ impl ConsumerEntry {
         &self.phase
     }
 
-    /// The stored form: compact JSON, its members in the order of [`StoredCall`]'s fields.
+    /// The stored form: compact JSON, its members in the order of `StoredCall`'s fields.
     pub fn encode(&self) -> String {
         let mut out = String::with_capacity(256 + self.args.as_ref().map_or(0, |args| args.as_str().len()));
         let mut entry = Object::open(&mut out);

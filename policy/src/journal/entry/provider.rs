@@ -107,7 +107,7 @@ impl ProviderEntry {
         self.updated_at
     }
 
-    /// The stored form: compact JSON, its members in the order of [`StoredRecord`]'s fields.
+    /// The stored form: compact JSON, its members in the order of `StoredRecord`'s fields.
     pub fn encode(&self) -> String {
         let mut out = String::with_capacity(200);
         let mut entry = Object::open(&mut out);

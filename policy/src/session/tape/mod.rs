@@ -1,7 +1,7 @@
 //! A session's recording, and its replay (feature `record`): the proof that the session is deterministic and that
 //! everything it decides comes in through its door.
 //!
-//! A [`Recorder`] stands where the driver keeps its [`Session`] and has the same methods. It writes a [`Tape`]:
+//! A [`Recorder`] stands where the driver keeps its [`Session`](super::Session) and has the same methods. It writes a [`Tape`]:
 //! the session's settings, then in order every input with its time, every deadline run, every opening and write of
 //! the journals, and what came back — each answer, effect and next deadline (as their `Debug` text), every byte of
 //! entropy the session drew and every call it made to the page's storage with the storage's reply.
