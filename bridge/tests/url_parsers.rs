@@ -6,45 +6,15 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "../../policy/tests/data/origin_corpus.rs"]
+mod origin_corpus;
+
 use interpane::{BrowserUrl, OriginList, ParseOptions};
 use interpane_policy::origin::{UrlCrate, UrlParseError, UrlParser};
+use origin_corpus::{corpus, outcome};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// The entries of the corpus, escapes read (`\\`, `\t`, `\n`, `\r`, `\0`); `#` starts a comment line.
-fn corpus() -> Vec<String> {
-    include_str!("../../policy/tests/data/origin_entries.txt")
-        .lines()
-        .filter(|line| !line.starts_with('#'))
-        .map(|line| {
-            let mut out = String::new();
-            let mut chars = line.chars();
-            while let Some(c) = chars.next() {
-                out.push(match (c, c == '\\') {
-                    (_, false) => c,
-                    (_, true) => match chars.next() {
-                        Some('t') => '\t',
-                        Some('n') => '\n',
-                        Some('r') => '\r',
-                        Some('0') => '\0',
-                        Some(other) => other,
-                        None => '\\',
-                    },
-                });
-            }
-            out
-        })
-        .collect()
-}
-
-/// What parsing `entry` as a list gives, as text to compare.
-fn outcome(entry: &str, options: ParseOptions, parser: &dyn UrlParser) -> String {
-    match OriginList::parse_using(entry, options, parser) {
-        Ok(list) => format!("ok {list} {:?}", list.warnings()),
-        Err(error) => format!("err {} {error}", error.kind()),
-    }
-}
 
 #[wasm_bindgen_test]
 fn the_browsers_parser_gives_the_url_crates_lists_and_errors() {

@@ -11,8 +11,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+#[path = "data/origin_corpus.rs"]
+mod origin_corpus;
+
 use interpane_policy::origin::{UrlCrate, UrlParseError, UrlParser, UrlParts};
 use interpane_policy::{OriginList, ParseOptions};
+use origin_corpus::{corpus, describe};
 
 /// The `url` crate, saying no more than the browser does when it fails.
 struct Unexplained;
@@ -23,37 +27,9 @@ impl UrlParser for Unexplained {
     }
 }
 
-/// The entries of tests/data/origin_entries.txt, escapes read.
-fn corpus() -> Vec<String> {
-    include_str!("data/origin_entries.txt").lines().filter(|line| !line.starts_with('#')).map(unescape).collect()
-}
-
-fn unescape(line: &str) -> String {
-    let mut out = String::new();
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        out.push(match chars.next() {
-            Some('t') => '\t',
-            Some('n') => '\n',
-            Some('r') => '\r',
-            Some('0') => '\0',
-            Some(other) => other,
-            None => '\\',
-        });
-    }
-    out
-}
-
 /// What parsing `entry` as a list (wildcards on) gives, as text to compare.
 fn outcome(entry: &str, parser: &dyn UrlParser) -> String {
-    match OriginList::parse_using(entry, ParseOptions::default().allow_wildcards(true), parser) {
-        Ok(list) => format!("ok {list} {:?}", list.warnings()),
-        Err(error) => format!("err {} {error}", error.kind()),
-    }
+    origin_corpus::outcome(entry, ParseOptions::default().allow_wildcards(true), parser)
 }
 
 #[test]
@@ -73,10 +49,7 @@ fn a_parser_that_gives_no_reasons_gets_the_same_errors() {
 #[test]
 fn the_default_methods_use_the_url_crate() {
     for entry in corpus() {
-        let by_default = match OriginList::parse_with(&entry, ParseOptions::default().allow_wildcards(true)) {
-            Ok(list) => format!("ok {list} {:?}", list.warnings()),
-            Err(error) => format!("err {} {error}", error.kind()),
-        };
+        let by_default = describe(OriginList::parse_with(&entry, ParseOptions::default().allow_wildcards(true)));
         assert_eq!(by_default, outcome(&entry, &UrlCrate), "{entry:?}");
     }
 }
