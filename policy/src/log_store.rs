@@ -31,7 +31,7 @@
 //! # Ok::<(), interpane_policy::journal::StoreError>(())
 //! ```
 
-use crate::envelope::encode::{Object, push_json_string};
+use crate::envelope::encode::Object;
 use crate::index_map::IndexMap;
 use crate::journal::entry::read::Fields;
 use crate::journal::{JournalStore, StoreError};
@@ -344,15 +344,7 @@ fn encode(segment: &Segment) -> String {
         set.string_key(key, value);
     }
     set.close();
-    let del = object.key("del");
-    del.push('[');
-    for (i, key) in segment.del.iter().enumerate() {
-        if i > 0 {
-            del.push(',');
-        }
-        push_json_string(del, key);
-    }
-    del.push(']');
+    object.strings("del", segment.del.iter().map(String::as_str));
     object.close();
     out
 }

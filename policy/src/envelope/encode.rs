@@ -67,6 +67,20 @@ impl<'o> Object<'o> {
         self
     }
 
+    /// An array of strings, each escaped.
+    pub(crate) fn strings<'s>(&mut self, key: &str, items: impl IntoIterator<Item = &'s str>) -> &mut Self {
+        let out = self.key(key);
+        out.push('[');
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_json_string(out, item);
+        }
+        out.push(']');
+        self
+    }
+
     /// `true` or `false`.
     pub(crate) fn bool(&mut self, key: &str, value: bool) -> &mut Self {
         self.raw(key, if value { "true" } else { "false" })
@@ -135,15 +149,7 @@ impl Message {
                 object.raw("durable", if status.durable { "true" } else { "false" });
             }
             Self::CallAck { request_ids } => {
-                let out = object.key("requestIds");
-                out.push('[');
-                for (i, id) in request_ids.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    push_json_string(out, id.as_str());
-                }
-                out.push(']');
+                object.strings("requestIds", request_ids.iter().map(RequestId::as_str));
             }
             Self::ToolsChanged | Self::GoingAway => {}
         }
