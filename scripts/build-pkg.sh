@@ -45,6 +45,12 @@ tmp=$(mktemp -d "$ROOT/bridge/.pkg.XXXXXX")
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$tmp" --out-name interpane "$wasm"
+# Short names for the wasm's imports from the glue and its exports, in the wasm, the glue and its types together
+# (tools/wasm-names: wasm-bindgen's hashed and signature-long names cost about 4 KB of the gzipped download).
+# (A native build: without the wasm build's RUSTFLAGS.)
+env -u RUSTFLAGS cargo run --quiet --locked -p interpane-wasm-names -- \
+  "$tmp/interpane_bg.wasm" ./interpane_bg.js "$tmp/interpane.js" "$tmp/interpane.d.ts" >/dev/null \
+  || die "could not shorten the wasm's import and export names"
 # wasm-bindgen writes the glue as interpane.js plus one module per JS file of the bridge (snippets/, 16 of
 # them): a page would fetch each before its first call. esbuild joins them into interpane.js (minified in
 # release; names kept, error classes are seen by name).
