@@ -27,7 +27,9 @@ extern "C" {
 /// ```
 ///
 /// `new URL()` says nothing about why it failed: the entry's error is then found by asking it about the entry's
-/// host and port alone, and is the same as the url crate's.
+/// host and port alone, and is the same as the url crate's. Hosts written in Unicode are converted by the browser
+/// (`https://bücher.example` is `https://xn--bcher-kva.example`), including the forms UTS 46 maps, such as
+/// full-width letters, which the url crate's path refuses with advice to write the `xn--` form.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BrowserUrl;
 
@@ -49,5 +51,11 @@ impl UrlParser for BrowserUrl {
         url.query = query;
         url.fragment = fragment;
         Ok(url)
+    }
+
+    /// The browser converts Unicode hosts itself, with the full mapping of UTS 46, to the ASCII form it reports
+    /// as `event.origin`; this crate's own conversion (lowercase NFC names only) is not in the download.
+    fn maps_unicode_hosts(&self) -> bool {
+        true
     }
 }

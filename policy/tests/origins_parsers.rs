@@ -103,3 +103,59 @@ mod props {
         }
     }
 }
+
+/// The `url` crate behind a parser that says it maps Unicode hosts itself, with a table for the one name these
+/// tests use (as a browser would convert it); it records each text it is given.
+#[derive(Default)]
+struct MapsUnicode {
+    given: std::cell::RefCell<Vec<String>>,
+}
+
+impl UrlParser for MapsUnicode {
+    fn parse_url(&self, text: &str) -> Result<UrlParts, UrlParseError> {
+        self.given.borrow_mut().push(text.to_owned());
+        UrlCrate.parse_url(&text.replace("bücher", "xn--bcher-kva"))
+    }
+
+    fn maps_unicode_hosts(&self) -> bool {
+        true
+    }
+}
+
+/// The `url` crate, recording each text it is given.
+#[derive(Default)]
+struct Recording {
+    given: std::cell::RefCell<Vec<String>>,
+}
+
+impl UrlParser for Recording {
+    fn parse_url(&self, text: &str) -> Result<UrlParts, UrlParseError> {
+        self.given.borrow_mut().push(text.to_owned());
+        UrlCrate.parse_url(text)
+    }
+}
+
+#[test]
+fn a_parser_that_maps_unicode_hosts_gets_them_as_written() {
+    let parser = MapsUnicode::default();
+    assert_eq!(outcome("https://bücher.example", &parser), "ok https://xn--bcher-kva.example []");
+    assert_eq!(parser.given.borrow().first().map(String::as_str), Some("https://bücher.example"));
+    // Unicode in a path is the path's error, with the origin as advice, as with the crate's own conversion.
+    assert_eq!(outcome("https://bücher.example/ü", &parser), outcome("https://bücher.example/ü", &UrlCrate));
+    // A percent-encoded name is refused before any parser sees it.
+    let encoded = outcome("https://b%C3%BCcher.example", &parser);
+    assert!(encoded.contains("percent-encoded"), "{encoded}");
+    assert_eq!(encoded, outcome("https://b%C3%BCcher.example", &UrlCrate));
+}
+
+#[test]
+fn a_parser_that_does_not_map_unicode_hosts_is_given_ascii_only() {
+    let parser = Recording::default();
+    for entry in corpus() {
+        assert_eq!(outcome(&entry, &parser), outcome(&entry, &UrlCrate), "{entry:?}");
+    }
+    let given = parser.given.borrow();
+    assert!(given.iter().any(|text| text.contains("xn--bcher-kva")), "the corpus has Unicode names");
+    let unicode: Vec<_> = given.iter().filter(|text| !text.is_ascii()).collect();
+    assert!(unicode.is_empty(), "{unicode:?}");
+}

@@ -6,7 +6,7 @@ use std::net::Ipv4Addr;
 
 use super::host::{DomainProblem, check_domain, is_public_suffix, is_trustworthy_text};
 use super::url_parser::{UrlParseError, UrlParser, UrlParts, explain};
-use super::{Origin, OriginError, OriginPattern, ParseOptions, WildcardOrigin, idn};
+use super::{Origin, OriginError, OriginPattern, ParseOptions, WildcardOrigin};
 
 /// The label that stands in for `*` while the URL parser canonicalizes a wildcard's host.
 const STAND_IN: &str = "a";
@@ -130,9 +130,9 @@ fn guess_origin(text: &str, parser: &dyn UrlParser) -> Option<String> {
     Some(origin.as_str().to_owned())
 }
 
-/// `text` with its host in ASCII, and its `xn--` labels checked (see `idn.rs`): the URL parser is built without
-/// Unicode tables, so it does neither.
-fn with_ascii_host(text: &str) -> Result<std::borrow::Cow<'_, str>, OriginError> {
+/// `text` with its host in ASCII, and its `xn--` labels checked (see `idn.rs`), for a URL parser that does neither
+/// (built without Unicode tables); a host percent-encoding non-ASCII bytes is refused whatever the parser.
+fn with_ascii_host<'t>(text: &'t str, parser: &dyn UrlParser) -> Result<std::borrow::Cow<'t, str>, OriginError> {
     let Some((scheme, after)) = text.split_once("://") else { return Ok(std::borrow::Cow::Borrowed(text)) };
     // The URL parser skips any more slashes before the host of an http(s) URL (`https:///a.example`).
     let rest = after.trim_start_matches(['/', '\\']);
@@ -151,11 +151,19 @@ fn with_ascii_host(text: &str) -> Result<std::borrow::Cow<'_, str>, OriginError>
         // The URL parser would decode it into a name this parser never checked.
         return Err(OriginError::InvalidHost { reason: "it is percent-encoded; write the name itself".to_owned() });
     }
+    if parser.maps_unicode_hosts() {
+        return Ok(std::borrow::Cow::Borrowed(text));
+    }
     let (host, port) = match host_port.rsplit_once(':') {
         Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => (host, Some(port)),
         _ => (host_port, None),
     };
-    let ascii = idn::host_to_ascii(host)?;
+    // Without the url crate, this crate has no conversion of its own (it is the bridge's build, whose browser
+    // parser maps hosts itself): an entry that needs one is refused below.
+    #[cfg(not(feature = "url"))]
+    let ascii = host.to_owned();
+    #[cfg(feature = "url")]
+    let ascii = super::idn::host_to_ascii(host)?;
     if ascii == host {
         return Ok(std::borrow::Cow::Borrowed(text));
     }
@@ -173,10 +181,10 @@ fn encodes_non_ascii(text: &str) -> bool {
 
 /// Parses an entry with a scheme and checks every rule; the result is canonical.
 fn parse_url(text: &str, parser: &dyn UrlParser) -> Result<Origin, OriginError> {
-    let text = &*with_ascii_host(text)?;
-    if !text.is_ascii() {
+    let text = &*with_ascii_host(text, parser)?;
+    if !text.is_ascii() && !parser.maps_unicode_hosts() {
         // Unicode left outside the host this parser found (`https:///ü.example` reads as a host to the URL
-        // parser): never hand it to the URL parser, which has no Unicode tables.
+        // parser): never hand it to a URL parser that has no Unicode tables.
         let unicode_at = text.find(|c: char| !c.is_ascii()).unwrap_or(0);
         let rest_at = text.find("://").map_or(0, |at| at + 3);
         let path_at = text[rest_at..].find(['/', '\\', '?', '#']).map(|at| rest_at + at).filter(|at| *at > rest_at);

@@ -16,6 +16,7 @@ mod entry;
 mod error;
 mod hasher;
 mod host;
+#[cfg(feature = "url")]
 mod idn;
 mod list;
 mod native;

@@ -9,11 +9,21 @@
 
 /// A URL parser (the WHATWG URL Standard's), asked for the parts of one absolute URL.
 ///
-/// Implementations parse; they decide nothing about origins. `text` is always ASCII and has a scheme followed by
-/// `://` (the entry's Unicode host, if any, was already converted to its `xn--` form).
+/// Implementations parse; they decide nothing about origins. `text` has a scheme followed by `://`; it is ASCII
+/// unless the parser says it maps Unicode hosts itself ([`maps_unicode_hosts`](Self::maps_unicode_hosts)).
 pub trait UrlParser {
     /// The parts of the URL `text`, or why it is not one.
     fn parse_url(&self, text: &str) -> Result<UrlParts, UrlParseError>;
+
+    /// Whether this parser converts a host written in Unicode to its ASCII form itself, with the URL Standard's
+    /// domain to ASCII (UTS 46's mapping and Punycode) and its checks of `xn--` labels, as a browser's `new URL()`
+    /// does; it is then given entries as they were written. When it does not (the default, and [`UrlCrate`] as
+    /// this crate builds it, without Unicode tables), entries reach it with their host already in ASCII: converted
+    /// by this crate for names in lowercase NFC letters with the feature `url`, refused with advice to write the
+    /// `xn--` form otherwise.
+    fn maps_unicode_hosts(&self) -> bool {
+        false
+    }
 }
 
 /// The parts of a parsed URL that an origin entry is checked against, each canonical as the URL Standard
