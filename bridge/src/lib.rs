@@ -131,3 +131,9 @@ pub mod listener {
 pub fn recorded_tape() -> Option<String> {
     driver::Driver::installed().map(|driver| driver.tape_json())
 }
+
+/// The wasm's allocator with the feature `global-allocator` (the npm package's build): talc, smaller than the
+/// standard library's dlmalloc. Not for threads (a wasm built with atomics keeps dlmalloc).
+#[cfg(all(feature = "global-allocator", target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
