@@ -51,7 +51,8 @@ export function safeJson(value) {
   return text === undefined ? "null" : text;
 }
 
-function describeValue(value) {
+// A value as text: a string as it is, anything else as JSON or, failing that, `String()` or its class tag.
+export function describeValue(value) {
   try {
     return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
   } catch {

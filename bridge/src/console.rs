@@ -18,5 +18,6 @@ pub(crate) fn describe(value: &JsValue) -> String {
     if let Some(exception) = value.dyn_ref::<web_sys::DomException>() {
         return format!("{}: {}", exception.name(), exception.message());
     }
-    value.as_string().unwrap_or_else(|| format!("{value:?}"))
+    // In JavaScript, not with `{:?}`: wasm-bindgen's `Debug` of a `JsValue` brings its own describer into the glue.
+    crate::js::describe_value(value)
 }

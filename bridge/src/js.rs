@@ -56,6 +56,10 @@ extern "C" {
     #[wasm_bindgen(js_name = parseWithoutProtoKeys, catch)]
     pub fn parse_without_proto_keys(text: &str) -> Result<JsValue, JsValue>;
 
+    /// A value as text: a string as it is, else its JSON, else `String(value)` or its class tag (never throws).
+    #[wasm_bindgen(js_name = describeValue)]
+    pub fn describe_value(value: &JsValue) -> String;
+
 }
 
 /// `js/windows.js`: the windows around this page.
