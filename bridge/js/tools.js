@@ -3,31 +3,33 @@
 
 import { toolEvent } from "./context.js";
 
-// Runs a tool's execute in a microtask (so that a synchronous throw becomes a rejection too) and reports how it
-// ended through the one callback Rust registered: no closure per call.
+// Runs a tool's execute at once (a synchronous throw becomes a rejection too) and reports how it ended through the
+// one callback Rust registered: no closure per call. Started at once, as native starts it, so that a caller that
+// aborts right after executeTool() (in the same task) finds the tool running and aborts its signal, rather than a
+// call that never started. As native does, the page's ModelContext hears `toolactivated` once the tool has started,
+// and `toolcancel` when the call is stopped while it runs (after its signal aborted, and after the caller's promise
+// rejected).
 let settleTool = () => {};
 export function setToolSettler(callback) {
   settleTool = callback;
 }
-// A call stopped before its turn came (its cancel arrived in the same batch as its request) never starts. As native
-// does, the page's ModelContext hears `toolactivated` once the tool has started, and `toolcancel` when the call is
-// stopped while it runs (after its signal aborted, and after the caller's promise rejected).
 export function runTool(token, execute, thisArg, argsText, signal) {
-  Promise.resolve()
-    .then(() => {
-      if (signal.aborted) throw signal.reason;
-      const running = execute.call(thisArg, JSON.parse(argsText), { signal });
-      const context = installedBridge();
-      const toolName = typeof thisArg?.name === "string" ? thisArg.name : "";
-      if (context instanceof EventTarget) {
-        const cancelled = () => context.dispatchEvent(toolEvent("toolcancel", toolName));
-        signal.addEventListener("abort", cancelled, { once: true });
-        Promise.resolve(running).finally(() => signal.removeEventListener("abort", cancelled)).catch(() => {});
-        context.dispatchEvent(toolEvent("toolactivated", toolName));
-      }
-      return running;
-    })
-    .then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
+  let running;
+  try {
+    running = execute.call(thisArg, JSON.parse(argsText), { signal });
+  } catch (error) {
+    Promise.resolve().then(() => settleTool(token, false, error));
+    return;
+  }
+  const context = installedBridge();
+  const toolName = typeof thisArg?.name === "string" ? thisArg.name : "";
+  if (context instanceof EventTarget) {
+    const cancelled = () => context.dispatchEvent(toolEvent("toolcancel", toolName));
+    signal.addEventListener("abort", cancelled, { once: true });
+    Promise.resolve(running).finally(() => signal.removeEventListener("abort", cancelled)).catch(() => {});
+    context.dispatchEvent(toolEvent("toolactivated", toolName));
+  }
+  Promise.resolve(running).then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
 }
 
 // These two keep the names they had before the project was renamed (interpane): a copy of an earlier version in the
@@ -44,9 +46,17 @@ export function markInstalled(context) {
   Object.defineProperty(window, BRIDGE_KEY, { value: context, configurable: false, enumerable: false });
 }
 
+// The spec's ToolAnnotations: each of its four hints a boolean, false unless given (other members are kept).
+const HINTS = ["readOnlyHint", "untrustedContentHint", "consequentialHint", "debugging"];
+function withHints(annotations) {
+  if (annotations === null || typeof annotations !== "object") return annotations;
+  for (const hint of HINTS) annotations[hint] = Boolean(annotations[hint]);
+  return annotations;
+}
+
 // A tool as getTools returns it; `ref` identifies its window to the bridge (a non-enumerable symbol property).
 export function makeToolObject(name, description, inputSchema, annotations, origin, win, ref) {
-  const tool = { name, description, inputSchema, annotations, origin, window: win };
+  const tool = { name, description, inputSchema, annotations: withHints(annotations), origin, window: win };
   Object.defineProperty(tool, TOOL_REF, { value: ref, enumerable: false });
   Object.defineProperty(tool, "path", { value: "bridge", enumerable: false });
   return Object.freeze(tool);

@@ -14,6 +14,11 @@ extern "C" {
     #[wasm_bindgen(js_name = markReady)]
     pub fn mark_ready(context: &JsValue);
 
+    /// Where the browser has no WebMCP: `document.modelContext` as a getter of `Document.prototype` (other
+    /// documents of the window get an object that rejects), and the spec's interfaces as globals.
+    #[wasm_bindgen(js_name = defineOnDocument)]
+    pub fn define_on_document(context: &JsValue);
+
     #[wasm_bindgen(js_name = fireToolChange)]
     pub fn fire_tool_change(target: &JsValue);
 

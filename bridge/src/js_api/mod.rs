@@ -66,8 +66,11 @@ fn define_model_context(driver: &Driver) {
     if let Some(document) = web_sys::window().and_then(|w| w.document()) {
         let key = JsValue::from_str("modelContext");
         // Where the browser has its own, the bridge's object takes its place (the bridge keeps a reference to it
-        // and registers every tool there too, see native.rs); a polyfill's object is left alone.
-        if crate::native::registry::context().is_some() || !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
+        // and registers every tool there too, see native.rs); where there is none, the bridge defines it as the
+        // spec does (a getter of Document.prototype, and the interfaces); a polyfill's object is left alone.
+        if crate::native::registry::context().is_none() && !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
+            js::define_on_document(&context);
+        } else if crate::native::registry::context().is_some() {
             let descriptor = js_sys::Object::new();
             let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("value"), &context);
             let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("configurable"), &JsValue::TRUE);

@@ -1,0 +1,160 @@
+// Scenarios of tests/conformance.rs: each one drives the bridge's document.modelContext as page code written for
+// the WebMCP spec would, and returns what it saw as plain data for the Rust test to check.
+
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function settled(promise) {
+  try {
+    return { ok: true, value: await promise };
+  } catch (error) {
+    return { ok: false, name: error?.name, isDomException: error instanceof DOMException, value: error };
+  }
+}
+
+// The interfaces the spec defines, where the browser has none.
+export function interfaces() {
+  const descriptor = Object.getOwnPropertyDescriptor(Document.prototype, "modelContext");
+  let constructed = null;
+  try {
+    new globalThis.ModelContext();
+    constructed = "constructed";
+  } catch (error) {
+    constructed = error?.name;
+  }
+  const activated = new globalThis.ToolActivatedEvent("toolactivated", { toolName: "t" });
+  return {
+    isInstance: document.modelContext instanceof globalThis.ModelContext,
+    sameObject: document.modelContext === document.modelContext,
+    getterOnPrototype: typeof descriptor?.get === "function",
+    ownProperty: Object.prototype.hasOwnProperty.call(document, "modelContext"),
+    constructed,
+    eventToolName: activated.toolName,
+    eventIsEvent: activated instanceof Event,
+    eventBubbles: activated.bubbles,
+    cancelToolName: new globalThis.ToolCancelEvent("toolcancel", { toolName: "u" }).toolName,
+  };
+}
+
+// A document that is not fully active (made by createHTMLDocument or DOMParser) has a ModelContext of its own that
+// refuses everything with an InvalidStateError.
+export async function inactiveDocument(tool) {
+  const made = document.implementation.createHTMLDocument();
+  const parsed = new DOMParser().parseFromString("<p>", "text/html");
+  const context = made.modelContext;
+  const execute = async () => "ran";
+  const outcomes = {
+    register: await settled(context.registerTool({ name: "inactive_tool", description: "d", execute })),
+    list: await settled(context.getTools()),
+    call: await settled(context.executeTool(tool, {})),
+  };
+  const names = Object.fromEntries(Object.entries(outcomes).map(([key, outcome]) => [key, outcome.name]));
+  const domExceptions = Object.values(outcomes).every((outcome) => outcome.isDomException);
+  return {
+    names,
+    domExceptions,
+    sameObject: made.modelContext === context,
+    otherThanPages: context !== document.modelContext,
+    otherThanParsed: parsed.modelContext !== context,
+    isInstance: context instanceof globalThis.ModelContext,
+    pageStillWorks: (await document.modelContext.getTools()).some((t) => t.name === tool.name),
+  };
+}
+
+// getTools() lists tools in the order of their names, whatever the order they were registered in.
+export async function listedOrder(names) {
+  const controller = new AbortController();
+  for (const name of names) {
+    await document.modelContext.registerTool(
+      { name, description: "ordered", execute: async () => name },
+      { signal: controller.signal },
+    );
+  }
+  const listed = (await document.modelContext.getTools()).map((tool) => tool.name).filter((n) => names.includes(n));
+  controller.abort();
+  return listed;
+}
+
+// The annotations of a listed tool: all four hints of ToolAnnotations, false unless given.
+export async function listedAnnotations() {
+  const controller = new AbortController();
+  const execute = async () => "ok";
+  const signal = controller.signal;
+  await document.modelContext.registerTool(
+    { name: "annotated_tool", description: "d", annotations: { readOnlyHint: true, title: "kept" }, execute },
+    { signal },
+  );
+  await document.modelContext.registerTool({ name: "plain_tool", description: "d", execute }, { signal });
+  const tools = await document.modelContext.getTools();
+  const annotated = tools.find((t) => t.name === "annotated_tool");
+  const plain = tools.find((t) => t.name === "plain_tool");
+  controller.abort();
+  return { annotated: annotated.annotations, plainHasAnnotations: "annotations" in plain && plain.annotations !== undefined };
+}
+
+// A caller that aborts in the same task as its executeTool(): the tool has started, its signal aborts, the call
+// rejects with the caller's reason, and the tool resolving afterwards changes nothing.
+export async function abortInTheSameTask() {
+  const registration = new AbortController();
+  const seen = [];
+  let lateResolve;
+  const late = new Promise((resolve) => (lateResolve = resolve));
+  const onEvent = (event) => seen.push(`${event.type}:${event.toolName}:${event.constructor.name}`);
+  document.modelContext.addEventListener("toolactivated", onEvent);
+  document.modelContext.addEventListener("toolcancel", onEvent);
+  await document.modelContext.registerTool(
+    {
+      name: "same_task_abort_tool",
+      description: "d",
+      execute: (args, { signal }) => {
+        seen.push("started");
+        signal.addEventListener("abort", () => {
+          seen.push(`signal aborted:${signal.reason?.name}`);
+          lateResolve("too late");
+        });
+        return late;
+      },
+    },
+    { signal: registration.signal },
+  );
+  const tool = (await document.modelContext.getTools()).find((t) => t.name === "same_task_abort_tool");
+  const caller = new AbortController();
+  const call = document.modelContext.executeTool(tool, {}, { signal: caller.signal });
+  caller.abort("caller changed its mind");
+  const outcome = await settled(call);
+  await late;
+  await nextTask();
+  await nextTask();
+  document.modelContext.removeEventListener("toolactivated", onEvent);
+  document.modelContext.removeEventListener("toolcancel", onEvent);
+  registration.abort();
+  return { ok: outcome.ok, rejectedWith: outcome.value, seen };
+}
+
+// A tool that aborts its own caller's controller while execute() is on the stack: the call rejects with that
+// reason, and the tool's signal aborts and toolcancel fires all the same.
+export async function toolAbortsItsCaller() {
+  const registration = new AbortController();
+  const caller = new AbortController();
+  let aborted;
+  const signalAborted = new Promise((resolve) => (aborted = resolve));
+  const cancelled = new Promise((resolve) =>
+    document.modelContext.addEventListener("toolcancel", (e) => e.toolName === "self_cancel_tool" && resolve(e)),
+  );
+  await document.modelContext.registerTool(
+    {
+      name: "self_cancel_tool",
+      description: "d",
+      execute: (args, { signal }) => {
+        signal.addEventListener("abort", () => aborted(signal.reason?.name));
+        caller.abort("cancelled from inside");
+        return new Promise(() => {});
+      },
+    },
+    { signal: registration.signal },
+  );
+  const tool = (await document.modelContext.getTools()).find((t) => t.name === "self_cancel_tool");
+  const outcome = await settled(document.modelContext.executeTool(tool, {}, { signal: caller.signal }));
+  const [reasonName, cancelEvent] = await Promise.all([signalAborted, cancelled]);
+  registration.abort();
+  return { ok: outcome.ok, rejectedWith: outcome.value, reasonName, cancelToolName: cancelEvent.toolName };
+}

@@ -1,0 +1,109 @@
+//! What the WebMCP spec defines and a page without native WebMCP gets from the bridge (issue 26): the interfaces,
+//! `document.modelContext` of documents that are not fully active, the order and shape of listed tools, and when a
+//! tool starts and stops relative to its caller's abort. The scenarios are in `conformance.js`.
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use js_sys::{Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(module = "/tests/conformance.js")]
+extern "C" {
+    fn interfaces() -> JsValue;
+    #[wasm_bindgen(js_name = inactiveDocument)]
+    fn inactive_document(tool: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = listedOrder)]
+    fn listed_order(names: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = listedAnnotations)]
+    fn listed_annotations() -> Promise;
+    #[wasm_bindgen(js_name = abortInTheSameTask)]
+    fn abort_in_the_same_task() -> Promise;
+    #[wasm_bindgen(js_name = toolAbortsItsCaller)]
+    fn tool_aborts_its_caller() -> Promise;
+}
+
+fn install() -> JsValue {
+    interpane::install(JsValue::UNDEFINED).unwrap()
+}
+
+fn get(object: &JsValue, path: &str) -> JsValue {
+    path.split('.').fold(object.clone(), |value, key| Reflect::get(&value, &JsValue::from_str(key)).unwrap())
+}
+
+fn text(value: &JsValue) -> String {
+    js_sys::JSON::stringify(value).map(String::from).unwrap()
+}
+
+async fn wait(promise: Promise) -> JsValue {
+    JsFuture::from(promise).await.unwrap()
+}
+
+#[wasm_bindgen_test]
+fn the_spec_interfaces_exist_where_the_browser_has_none() {
+    install();
+    let seen = interfaces();
+    assert_eq!(
+        text(&seen),
+        r#"{"isInstance":true,"sameObject":true,"getterOnPrototype":true,"ownProperty":false,"constructed":"TypeError","eventToolName":"t","eventIsEvent":true,"eventBubbles":false,"cancelToolName":"u"}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn documents_that_are_not_fully_active_refuse_with_invalid_state_error() {
+    let context = install();
+    let tool = js_sys::Object::new();
+    Reflect::set(&tool, &"name".into(), &"page_tool".into()).unwrap();
+    Reflect::set(&tool, &"description".into(), &"d".into()).unwrap();
+    Reflect::set(&tool, &"execute".into(), &js_sys::Function::new_no_args("return 'ok'")).unwrap();
+    let register: js_sys::Function = get(&context, "registerTool").dyn_into().unwrap();
+    wait(register.call1(&context, &tool).unwrap().dyn_into().unwrap()).await;
+    let seen = wait(inactive_document(&tool)).await;
+    assert_eq!(
+        text(&seen),
+        r#"{"names":{"register":"InvalidStateError","list":"InvalidStateError","call":"InvalidStateError"},"domExceptions":true,"sameObject":true,"otherThanPages":true,"otherThanParsed":true,"isInstance":true,"pageStillWorks":true}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn get_tools_lists_tools_by_name() {
+    install();
+    let names = js_sys::Array::of3(&"order_c".into(), &"order_a".into(), &"order_b".into());
+    let listed = wait(listed_order(&names)).await;
+    assert_eq!(text(&listed), r#"["order_a","order_b","order_c"]"#);
+}
+
+#[wasm_bindgen_test]
+async fn listed_annotations_have_all_four_hints() {
+    install();
+    let seen = wait(listed_annotations()).await;
+    assert_eq!(
+        text(&seen),
+        r#"{"annotated":{"readOnlyHint":true,"title":"kept","untrustedContentHint":false,"consequentialHint":false,"debugging":false},"plainHasAnnotations":false}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_caller_aborting_in_the_same_task_finds_the_tool_started() {
+    install();
+    let seen = wait(abort_in_the_same_task()).await;
+    assert_eq!(get(&seen, "ok"), JsValue::FALSE);
+    assert_eq!(get(&seen, "rejectedWith").as_string().as_deref(), Some("caller changed its mind"));
+    assert_eq!(
+        text(&get(&seen, "seen")),
+        r#"["started","toolactivated:same_task_abort_tool:ToolActivatedEvent","signal aborted:AbortError","toolcancel:same_task_abort_tool:ToolCancelEvent"]"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_tool_that_aborts_its_caller_is_stopped_and_cancelled() {
+    install();
+    let seen = wait(tool_aborts_its_caller()).await;
+    assert_eq!(
+        text(&seen),
+        r#"{"ok":false,"rejectedWith":"cancelled from inside","reasonName":"AbortError","cancelToolName":"self_cancel_tool"}"#
+    );
+}
