@@ -46,11 +46,13 @@ export function markInstalled(context) {
   Object.defineProperty(window, BRIDGE_KEY, { value: context, configurable: false, enumerable: false });
 }
 
-// The spec's ToolAnnotations: each of its four hints a boolean, false unless given (other members are kept).
-const HINTS = ["readOnlyHint", "untrustedContentHint", "consequentialHint", "debugging"];
+// The spec's ToolAnnotations: its hints are booleans, and the three hints false unless given, as Chromium lists them
+// (`debugging` only when given; other members are kept).
+const HINTS = ["readOnlyHint", "untrustedContentHint", "consequentialHint"];
 function withHints(annotations) {
   if (annotations === null || typeof annotations !== "object") return annotations;
   for (const hint of HINTS) annotations[hint] = Boolean(annotations[hint]);
+  if ("debugging" in annotations) annotations.debugging = Boolean(annotations.debugging);
   return annotations;
 }
 

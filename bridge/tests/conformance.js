@@ -74,7 +74,7 @@ export async function listedOrder(names) {
   return listed;
 }
 
-// The annotations of a listed tool: all four hints of ToolAnnotations, false unless given.
+// The annotations of a listed tool: ToolAnnotations' three hints false unless given, `debugging` a boolean when given.
 export async function listedAnnotations() {
   const controller = new AbortController();
   const execute = async () => "ok";
@@ -84,11 +84,20 @@ export async function listedAnnotations() {
     { signal },
   );
   await document.modelContext.registerTool({ name: "plain_tool", description: "d", execute }, { signal });
+  await document.modelContext.registerTool(
+    { name: "debugging_tool", description: "d", annotations: { debugging: 1 }, execute },
+    { signal },
+  );
   const tools = await document.modelContext.getTools();
   const annotated = tools.find((t) => t.name === "annotated_tool");
   const plain = tools.find((t) => t.name === "plain_tool");
+  const debugging = tools.find((t) => t.name === "debugging_tool").annotations.debugging;
   controller.abort();
-  return { annotated: annotated.annotations, plainHasAnnotations: "annotations" in plain && plain.annotations !== undefined };
+  return {
+    annotated: annotated.annotations,
+    debugging: debugging === true ? 1 : 0,
+    plainHasAnnotations: "annotations" in plain && plain.annotations !== undefined,
+  };
 }
 
 // A caller that aborts in the same task as its executeTool(): the tool has started, its signal aborts, the call
@@ -157,4 +166,40 @@ export async function toolAbortsItsCaller() {
   const [reasonName, cancelEvent] = await Promise.all([signalAborted, cancelled]);
   registration.abort();
   return { ok: outcome.ok, rejectedWith: outcome.value, reasonName, cancelToolName: cancelEvent.toolName };
+}
+
+// A running call that its caller aborts: the caller's promise rejects before the tool's signal aborts, and
+// `toolcancel` fires last, even for a reaction the caller attaches after abort().
+export async function abortOrder() {
+  const registration = new AbortController();
+  const order = [];
+  let started;
+  const running = new Promise((resolve) => (started = resolve));
+  const cancelled = new Promise((resolve) =>
+    document.modelContext.addEventListener("toolcancel", (e) => {
+      if (e.toolName !== "abort_order_tool") return;
+      order.push("toolcancel");
+      resolve();
+    }),
+  );
+  await document.modelContext.registerTool(
+    {
+      name: "abort_order_tool",
+      description: "d",
+      execute: (args, { signal }) => {
+        signal.addEventListener("abort", () => order.push("tool signal aborted"));
+        started();
+        return new Promise(() => {});
+      },
+    },
+    { signal: registration.signal },
+  );
+  const tool = (await document.modelContext.getTools()).find((t) => t.name === "abort_order_tool");
+  const caller = new AbortController();
+  const call = document.modelContext.executeTool(tool, {}, { signal: caller.signal });
+  await running;
+  caller.abort("stop");
+  await Promise.all([call.catch(() => order.push("caller rejected")), cancelled]);
+  registration.abort();
+  return order;
 }

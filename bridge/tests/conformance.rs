@@ -24,6 +24,8 @@ extern "C" {
     fn abort_in_the_same_task() -> Promise;
     #[wasm_bindgen(js_name = toolAbortsItsCaller)]
     fn tool_aborts_its_caller() -> Promise;
+    #[wasm_bindgen(js_name = abortOrder)]
+    fn abort_order() -> Promise;
 }
 
 fn install() -> JsValue {
@@ -77,12 +79,12 @@ async fn get_tools_lists_tools_by_name() {
 }
 
 #[wasm_bindgen_test]
-async fn listed_annotations_have_all_four_hints() {
+async fn listed_annotations_have_the_three_hints_and_debugging_when_given() {
     install();
     let seen = wait(listed_annotations()).await;
     assert_eq!(
         text(&seen),
-        r#"{"annotated":{"readOnlyHint":true,"title":"kept","untrustedContentHint":false,"consequentialHint":false,"debugging":false},"plainHasAnnotations":false}"#
+        r#"{"annotated":{"readOnlyHint":true,"title":"kept","untrustedContentHint":false,"consequentialHint":false},"debugging":1,"plainHasAnnotations":false}"#
     );
 }
 
@@ -106,4 +108,11 @@ async fn a_tool_that_aborts_its_caller_is_stopped_and_cancelled() {
         text(&seen),
         r#"{"ok":false,"rejectedWith":"cancelled from inside","reasonName":"AbortError","cancelToolName":"self_cancel_tool"}"#
     );
+}
+
+#[wasm_bindgen_test]
+async fn an_aborted_caller_rejects_before_the_tools_signal_aborts() {
+    install();
+    let order = wait(abort_order()).await;
+    assert_eq!(text(&order), r#"["caller rejected","tool signal aborted","toolcancel"]"#);
 }

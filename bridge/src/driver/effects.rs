@@ -39,9 +39,11 @@ impl Driver {
             }
             Effect::RunTool { run, registration, args } => self.run_tool(run, registration, args),
             Effect::AbortRun(run) => {
+                // A microtask later: a caller on this page that aborted its call sees its promise reject before the
+                // tool's signal aborts (and `toolcancel` fires), as with native, whose abort reaches the tool later.
                 let controller = self.handles.borrow_mut().runs.remove(&run);
                 if let Some(controller) = controller {
-                    controller.abort();
+                    wasm_bindgen_futures::spawn_local(async move { controller.abort() });
                 }
             }
             Effect::CallNative { peer, wire_id, tool, args } => self.call_native(peer, wire_id, &tool, &args),
