@@ -203,3 +203,39 @@ export async function abortOrder() {
   registration.abort();
   return order;
 }
+
+// registerTool refuses, with a TypeError, a schema outside WebMCP's subset (a keyword it leaves out, an
+// `additionalProperties` other than false, a `pattern` that is no regular expression), wherever it sits; it takes
+// one within the subset.
+export async function schemaSubset() {
+  const execute = async () => "ok";
+  const cases = {
+    reference: { type: "object", properties: { a: { $ref: "#/x" } } },
+    definitions: { type: "object", $defs: {} },
+    format: { type: "object", properties: { a: { type: "string", format: "uri" } } },
+    encoding: { type: "object", properties: { a: { type: "string", contentEncoding: "base64" } } },
+    unevaluated: { type: "object", unevaluatedProperties: false },
+    dependent: { type: "object", dependentRequired: { a: ["b"] } },
+    openObject: { type: "object", additionalProperties: true },
+    extraSchema: { type: "object", additionalProperties: { type: "number" } },
+    badPattern: { type: "object", properties: { a: { type: "string", pattern: "(" } } },
+    asText: JSON.stringify({ type: "object", properties: { a: { format: "date" } } }),
+  };
+  const refused = {};
+  for (const [key, inputSchema] of Object.entries(cases)) {
+    try {
+      await document.modelContext.registerTool({ name: `subset_${key}`, description: "d", inputSchema, execute });
+      refused[key] = "accepted";
+    } catch (error) {
+      refused[key] = `${error.name}: ${error.message}`;
+    }
+  }
+  const controller = new AbortController();
+  const within = { type: "object", properties: { a: { type: "string", pattern: "^[a-z]+$" } }, additionalProperties: false };
+  await document.modelContext.registerTool(
+    { name: "subset_within", description: "d", inputSchema: within, execute },
+    { signal: controller.signal },
+  );
+  controller.abort();
+  return refused;
+}

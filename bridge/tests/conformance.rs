@@ -26,6 +26,8 @@ extern "C" {
     fn tool_aborts_its_caller() -> Promise;
     #[wasm_bindgen(js_name = abortOrder)]
     fn abort_order() -> Promise;
+    #[wasm_bindgen(js_name = schemaSubset)]
+    fn schema_subset() -> Promise;
 }
 
 fn install() -> JsValue {
@@ -115,4 +117,55 @@ async fn an_aborted_caller_rejects_before_the_tools_signal_aborts() {
     install();
     let order = wait(abort_order()).await;
     assert_eq!(text(&order), r#"["caller rejected","tool signal aborted","toolcancel"]"#);
+}
+
+#[wasm_bindgen_test]
+async fn register_tool_refuses_schemas_outside_the_webmcp_subset() {
+    install();
+    let refused = wait(schema_subset()).await;
+    let expected = [
+        (
+            "reference",
+            "TypeError: registerTool(subset_reference): inputSchema/properties/a/$ref: $ref is outside WebMCP's schema subset",
+        ),
+        (
+            "definitions",
+            "TypeError: registerTool(subset_definitions): inputSchema/$defs: $defs is outside WebMCP's schema subset",
+        ),
+        (
+            "format",
+            "TypeError: registerTool(subset_format): inputSchema/properties/a/format: format is outside WebMCP's schema subset",
+        ),
+        (
+            "encoding",
+            "TypeError: registerTool(subset_encoding): inputSchema/properties/a/contentEncoding: contentEncoding is outside WebMCP's schema subset",
+        ),
+        (
+            "unevaluated",
+            "TypeError: registerTool(subset_unevaluated): inputSchema/unevaluatedProperties: unevaluatedProperties is outside WebMCP's schema subset",
+        ),
+        (
+            "dependent",
+            "TypeError: registerTool(subset_dependent): inputSchema/dependentRequired: dependentRequired is outside WebMCP's schema subset",
+        ),
+        (
+            "openObject",
+            "TypeError: registerTool(subset_openObject): inputSchema/additionalProperties: only false is in WebMCP's schema subset",
+        ),
+        (
+            "extraSchema",
+            "TypeError: registerTool(subset_extraSchema): inputSchema/additionalProperties: only false is in WebMCP's schema subset",
+        ),
+        (
+            "badPattern",
+            "TypeError: registerTool(subset_badPattern): inputSchema/properties/a/pattern: \"(\" is not a regular expression",
+        ),
+        (
+            "asText",
+            "TypeError: registerTool(subset_asText): inputSchema/properties/a/format: format is outside WebMCP's schema subset",
+        ),
+    ];
+    for (key, message) in expected {
+        assert_eq!(get(&refused, key).as_string().as_deref(), Some(message), "{key}");
+    }
 }
