@@ -72,6 +72,11 @@ export function outsideSchemaSubset(schema) {
   return walk(schema, "inputSchema");
 }
 
+// Whether `value` is an AbortSignal of any window (a frame's signal is not an instance of this window's class).
+export function isAbortSignal(value) {
+  return Object.prototype.toString.call(value) === "[object AbortSignal]";
+}
+
 // These two keep the names they had before the project was renamed (interpane): a copy of an earlier version in the
 // same page must still find this one, and its tool objects must still be recognised, or two bridges would serve
 // one page.

@@ -134,6 +134,10 @@ extern "C" {
     #[wasm_bindgen(js_name = outsideSchemaSubset)]
     pub fn outside_schema_subset(schema: &JsValue) -> Option<String>;
 
+    /// Whether `value` is an `AbortSignal` of any window (`instanceof` knows only this window's class).
+    #[wasm_bindgen(js_name = isAbortSignal)]
+    fn is_abort_signal(value: &JsValue) -> bool;
+
     /// The `document.modelContext` of a bridge any copy of this module installed in this page, or undefined.
     #[wasm_bindgen(js_name = installedBridge)]
     pub fn installed_bridge() -> JsValue;
@@ -165,4 +169,9 @@ extern "C" {
     /// the budget is spent, without serializing or copying anything.
     #[wasm_bindgen(js_name = exceedsJsonSize)]
     pub fn exceeds_json_size(value: &JsValue, max_chars: usize) -> bool;
+}
+
+/// `value` as an `AbortSignal` when it is one, of this window or of another (a frame's `AbortController`).
+pub fn abort_signal(value: JsValue) -> Option<web_sys::AbortSignal> {
+    is_abort_signal(&value).then(|| value.unchecked_into())
 }

@@ -239,3 +239,46 @@ export async function schemaSubset() {
   controller.abort();
   return refused;
 }
+
+// A signal made in another window (a frame's AbortController) works as this window's: it stops a call and
+// unregisters a tool; a signal that is not an AbortSignal is a TypeError.
+export async function signalsOfAnotherWindow() {
+  const frame = document.createElement("iframe");
+  document.body.append(frame);
+  const { AbortController: FrameController } = frame.contentWindow;
+  const registration = new FrameController();
+  let started;
+  const running = new Promise((resolve) => (started = resolve));
+  const toolSignal = new Promise((resolve) => {
+    document.modelContext.registerTool(
+      {
+        name: "frame_signal_tool",
+        description: "d",
+        execute: (args, { signal }) => {
+          signal.addEventListener("abort", () => resolve(signal.reason?.name));
+          started();
+          return new Promise(() => {});
+        },
+      },
+      { signal: registration.signal },
+    );
+  });
+  const tool = (await document.modelContext.getTools()).find((t) => t.name === "frame_signal_tool");
+  const caller = new FrameController();
+  const call = document.modelContext.executeTool(tool, {}, { signal: caller.signal }).catch((e) => `rejected: ${e}`);
+  await running;
+  caller.abort("from the frame");
+  const outcome = await call;
+  const toolReason = await toolSignal;
+  registration.abort();
+  const listedAfter = (await document.modelContext.getTools()).some((t) => t.name === "frame_signal_tool");
+  let notASignal;
+  try {
+    await document.modelContext.registerTool({ name: "bad_signal_tool", description: "d", execute: () => 1 }, { signal: "x" });
+    notASignal = "registered";
+  } catch (error) {
+    notASignal = `${error.name}: ${error.message}`;
+  }
+  frame.remove();
+  return { outcome, toolReason, listedAfter, notASignal };
+}

@@ -28,6 +28,8 @@ extern "C" {
     fn abort_order() -> Promise;
     #[wasm_bindgen(js_name = schemaSubset)]
     fn schema_subset() -> Promise;
+    #[wasm_bindgen(js_name = signalsOfAnotherWindow)]
+    fn signals_of_another_window() -> Promise;
 }
 
 fn install() -> JsValue {
@@ -168,4 +170,14 @@ async fn register_tool_refuses_schemas_outside_the_webmcp_subset() {
     for (key, message) in expected {
         assert_eq!(get(&refused, key).as_string().as_deref(), Some(message), "{key}");
     }
+}
+
+#[wasm_bindgen_test]
+async fn signals_made_in_another_window_stop_calls_and_unregister_tools() {
+    install();
+    let seen = wait(signals_of_another_window()).await;
+    assert_eq!(
+        text(&seen),
+        r#"{"outcome":"rejected: from the frame","toolReason":"AbortError","listedAfter":false,"notASignal":"TypeError: registerTool: options.signal must be an AbortSignal"}"#
+    );
 }

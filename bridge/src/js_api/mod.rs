@@ -134,7 +134,15 @@ impl BridgeHandle {
             Ok(local) => local,
             Err(error) => return js_sys::Promise::reject(&to_js_error(error)),
         };
-        let signal = get(&options, "signal").dyn_into::<web_sys::AbortSignal>().ok();
+        let signal = match get(&options, "signal") {
+            v if v.is_undefined() || v.is_null() => None,
+            v => match js::abort_signal(v) {
+                Some(signal) => Some(signal),
+                None => {
+                    return js_sys::Promise::reject(&type_error("registerTool: options.signal must be an AbortSignal"));
+                }
+            },
+        };
         if let Some(signal) = signal.as_ref().filter(|s| s.aborted()) {
             return js_sys::Promise::reject(&signal.reason());
         }
