@@ -282,3 +282,19 @@ export async function signalsOfAnotherWindow() {
   frame.remove();
   return { outcome, toolReason, listedAfter, notASignal };
 }
+
+// A tool object naming this window and origin but no tool of this page: a DOMException UnknownError (its legacy
+// numeric code kept), as native's registry answers; one naming another origin stays a TypeError.
+export async function madeUpTools() {
+  const ours = { name: "no_such_tool", description: "d", window, origin: self.origin };
+  const theirs = { name: "no_such_tool", description: "d", window, origin: "https://other.example" };
+  const outcome = async (tool) => {
+    try {
+      await document.modelContext.executeTool(tool, {});
+      return "resolved";
+    } catch (error) {
+      return { name: error.name, isDomException: error instanceof DOMException, code: error.code };
+    }
+  };
+  return { ours: await outcome(ours), theirs: await outcome(theirs) };
+}

@@ -30,6 +30,8 @@ extern "C" {
     fn schema_subset() -> Promise;
     #[wasm_bindgen(js_name = signalsOfAnotherWindow)]
     fn signals_of_another_window() -> Promise;
+    #[wasm_bindgen(js_name = madeUpTools)]
+    fn made_up_tools() -> Promise;
 }
 
 fn install() -> JsValue {
@@ -179,5 +181,15 @@ async fn signals_made_in_another_window_stop_calls_and_unregister_tools() {
     assert_eq!(
         text(&seen),
         r#"{"outcome":"rejected: from the frame","toolReason":"AbortError","listedAfter":false,"notASignal":"TypeError: registerTool: options.signal must be an AbortSignal"}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_made_up_tool_of_this_page_is_an_unknown_error() {
+    install();
+    let seen = wait(made_up_tools()).await;
+    assert_eq!(
+        text(&seen),
+        r#"{"ours":{"name":"UnknownError","isDomException":true,"code":0},"theirs":{"name":"TypeError","isDomException":false}}"#
     );
 }

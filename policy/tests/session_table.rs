@@ -1003,7 +1003,9 @@ fn a_copy_of_a_tool_object_calls_the_pages_own_tool_only() {
     };
     assert_eq!(page.task(copy(1, "add", SHOP, false)), vec![not_listed(1, "add", SHOP)], "another window");
     assert_eq!(page.task(copy(2, "add", WIDGET, true)), vec![not_listed(2, "add", WIDGET)], "another origin");
-    assert_eq!(page.task(copy(3, "pay", SHOP, true)), vec![not_listed(3, "pay", SHOP)], "no such tool here");
+    let no_such_tool =
+        Effect::RefuseCall { waiter: WaiterId(3), error: CallRefusal::NoSuchTool { tool: "pay".into() } };
+    assert_eq!(page.task(copy(3, "pay", SHOP, true)), vec![no_such_tool], "no such tool here");
     let effects = page.task(copy(4, "add", SHOP, true));
     assert!(effects.iter().any(|e| matches!(e, Effect::RunTool { .. })), "the page's own tool runs: {effects:?}");
 }

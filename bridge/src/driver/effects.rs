@@ -294,14 +294,20 @@ fn settle(waiter: Waiter, outcome: CallOutcome) {
 }
 
 /// Refuses a call the session refused before it started: a `TypeError` for a JavaScript caller (as native's
-/// `executeTool` throws for a tool object or arguments it cannot take), the refusal for a Rust one.
+/// `executeTool` throws for a tool object or arguments it cannot take), except a `DOMException` `UnknownError` for a
+/// tool object of this page that names no tool here (as native's registry answers); the refusal for a Rust one.
 fn refuse(waiter: Waiter, error: CallRefusal) {
     match waiter {
         Waiter::CallJs { reject, .. } => {
-            let error = js_sys::TypeError::new(&match &error {
-                CallRefusal::NotListed { .. } => format!("executeTool(tool, args): {error}"),
-                _ => format!("executeTool: {error}"),
-            });
+            let error: JsValue = match &error {
+                CallRefusal::NoSuchTool { .. } => {
+                    crate::user::make_dom_exception(&format!("executeTool: {error}"), "UnknownError", "")
+                }
+                CallRefusal::NotListed { .. } => {
+                    js_sys::TypeError::new(&format!("executeTool(tool, args): {error}")).into()
+                }
+                _ => js_sys::TypeError::new(&format!("executeTool: {error}")).into(),
+            };
             let _ = reject.call1(&JsValue::UNDEFINED, &error);
         }
         Waiter::CallRust(sender) => sender.send(Err(error)),
