@@ -828,6 +828,24 @@ fn a_cancel_from_an_origin_that_sees_no_tool_is_refused_and_one_from_the_caller_
 }
 
 #[test]
+fn another_windows_call_cancelled_before_its_turn_never_starts_and_the_pages_own_starts_and_stops() {
+    let mut page = shop();
+    // Another window's request and its cancel, both read before the driver carried anything out (one batch).
+    let now = page.now;
+    page.session.handle(from_window(2, WIDGET, &execute_request("c_1", "add", "{}")), now);
+    page.session.handle(from_window(2, WIDGET, &Message::CancelTool { request_id: rid("c_1") }), now);
+    let effects = page.drain();
+    assert!(!effects.iter().any(|e| matches!(e, Effect::RunTool { .. } | Effect::AbortRun(_))), "{effects:?}");
+    // The page's own call, stopped in the task that made it: its tool starts all the same, then is aborted.
+    page.handle(execute(5, PeerId::SELF, "add", "{}", None));
+    page.handle(Input::Stop(WaiterId(5)));
+    let effects = page.handle(Input::EndOfTask);
+    let run = effects.iter().position(|e| matches!(e, Effect::RunTool { .. }));
+    let abort = effects.iter().position(|e| matches!(e, Effect::AbortRun(_)));
+    assert!(run.is_some() && abort > run, "the tool starts, then is aborted: {effects:?}");
+}
+
+#[test]
 fn a_listing_keeps_the_tools_of_the_windows_asked_at_the_origins_allowed_only() {
     let mut page = Page::new(WIDGET, "");
     page.open();
