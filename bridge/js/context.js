@@ -46,27 +46,30 @@ export class ToolStatusEvent extends Event {
   get durationMs() { return this.#detail.durationMs; }
 }
 
-// `toolactivated` and `toolcancel`, as native fires them at its ModelContext (docs/native.md): of the browser's own
-// classes (ToolActivatedEvent, ToolCancelEvent) where it has them, else of this one; `toolName` either way. Not
+// `toolactivated` and `toolcancel`, as native fires them at its ModelContext (docs/native.md), of the browser's own
+// classes (ToolActivatedEvent, ToolCancelEvent) where it has them, else of these two, which `defineInterfaces` also
+// makes the page's globals where the browser has none (as the spec defines them); `toolName` either way. Not
 // bubbling, not cancelable, and never trusted (script cannot make a trusted event).
-export class ToolEvent extends Event {
+class ToolEvent extends Event {
   #toolName;
   constructor(type, init = {}) {
-    super(type);
-    this.#toolName = typeof init.toolName === "string" ? init.toolName : "";
+    super(type, init);
+    this.#toolName = init.toolName === undefined ? "" : String(init.toolName);
   }
   /** The name of the tool the call runs. */
   get toolName() { return this.#toolName; }
 }
+export class ToolActivatedEvent extends ToolEvent {}
+export class ToolCancelEvent extends ToolEvent {}
 
 export function toolEvent(type, toolName) {
-  const NativeEvent = type === "toolactivated" ? globalThis.ToolActivatedEvent : globalThis.ToolCancelEvent;
-  if (typeof NativeEvent === "function") {
+  const Class = type === "toolactivated" ? globalThis.ToolActivatedEvent : globalThis.ToolCancelEvent;
+  if (typeof Class === "function") {
     try {
-      return new NativeEvent(type, { toolName });
+      return new Class(type, { toolName });
     } catch {}
   }
-  return new ToolEvent(type, { toolName });
+  return new (type === "toolactivated" ? ToolActivatedEvent : ToolCancelEvent)(type, { toolName });
 }
 
 function handlerProperty(target, type) {
@@ -82,8 +85,18 @@ function handlerProperty(target, type) {
 }
 
 const readyResolvers = new WeakMap();
+// Only this module makes ModelContext objects: `new ModelContext()` from page code is a TypeError, as native's.
+const MAKE = Symbol("ModelContext");
+
+// getTools() lists tools sorted by name (the spec's order; a sort is stable, so tools of one name keep the order in
+// which the windows answered).
+function byName(tools) {
+  return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
 
 export class ModelContext extends EventTarget {
+  // The mark by which any copy of the bridge tells this class from the browser's (js/native.js).
+  static [Symbol.for("interpane.ModelContext")] = true;
   #handle;
   #ready;
   #ontoolchange = handlerProperty(this, "toolchange");
@@ -92,7 +105,8 @@ export class ModelContext extends EventTarget {
   #ontoolactivated = handlerProperty(this, "toolactivated");
   #ontoolcancel = handlerProperty(this, "toolcancel");
 
-  constructor(handle) {
+  constructor(make, handle) {
+    if (make !== MAKE) throw new TypeError("Illegal constructor: the page's ModelContext is document.modelContext");
     super();
     this.#handle = handle;
     this.#ready = new Promise((resolve) => readyResolvers.set(this, resolve));
@@ -101,7 +115,7 @@ export class ModelContext extends EventTarget {
   get ready() { return this.#ready; }
   registerTool(tool, options) { return this.#handle.registerTool(tool, options ?? {}); }
   unregisterTool(name) { return this.#handle.unregisterTool(name); }
-  getTools(options) { return this.#handle.getTools(options ?? {}); }
+  getTools(options) { return this.#handle.getTools(options ?? {}).then(byName); }
   executeTool(tool, args, options) { return this.#handle.executeTool(tool, args, options ?? {}); }
   get ontoolchange() { return this.#ontoolchange.get(); }
   set ontoolchange(handler) { this.#ontoolchange.set(handler); }
@@ -116,7 +130,35 @@ export class ModelContext extends EventTarget {
 }
 
 export function makeModelContext(handle) {
-  return new ModelContext(handle);
+  return new ModelContext(MAKE, handle);
+}
+
+// The handle of a document that is not fully active (one made by createHTMLDocument or DOMParser): every method
+// rejects with an InvalidStateError, as the spec says.
+const notActive = () =>
+  Promise.reject(new DOMException("this document is not fully active: it has no WebMCP tools", "InvalidStateError"));
+const inactiveHandle = { registerTool: notActive, getTools: notActive, executeTool: notActive, unregisterTool: () => false };
+
+// Where the browser has no WebMCP: `document.modelContext` as the spec defines it, a getter of Document.prototype
+// giving the bridge's object for this page's document and, for any other document of this window (not fully
+// active), one object of its own whose methods reject; and the interfaces ModelContext, ToolActivatedEvent and
+// ToolCancelEvent as globals, where the page has none of those names.
+export function defineOnDocument(context) {
+  const others = new WeakMap();
+  Object.defineProperty(Document.prototype, "modelContext", {
+    configurable: true,
+    enumerable: true,
+    get() {
+      if (this === document) return context;
+      if (!(this instanceof Document)) throw new TypeError("Illegal invocation");
+      let other = others.get(this);
+      if (!other) others.set(this, (other = new ModelContext(MAKE, inactiveHandle)));
+      return other;
+    },
+  });
+  for (const [name, value] of [["ModelContext", ModelContext], ["ToolActivatedEvent", ToolActivatedEvent], ["ToolCancelEvent", ToolCancelEvent]]) {
+    if (!(name in globalThis)) Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
+  }
 }
 
 export function markReady(context) {

@@ -3,31 +3,78 @@
 
 import { toolEvent } from "./context.js";
 
-// Runs a tool's execute in a microtask (so that a synchronous throw becomes a rejection too) and reports how it
-// ended through the one callback Rust registered: no closure per call.
+// Runs a tool's execute at once (a synchronous throw becomes a rejection too) and reports how it ended through the
+// one callback Rust registered: no closure per call. Started at once, as native starts it, so that a caller that
+// aborts right after executeTool() (in the same task) finds the tool running and aborts its signal, rather than a
+// call that never started. As native does, the page's ModelContext hears `toolactivated` once the tool has started,
+// and `toolcancel` when the call is stopped while it runs (after its signal aborted, and after the caller's promise
+// rejected).
 let settleTool = () => {};
 export function setToolSettler(callback) {
   settleTool = callback;
 }
-// A call stopped before its turn came (its cancel arrived in the same batch as its request) never starts. As native
-// does, the page's ModelContext hears `toolactivated` once the tool has started, and `toolcancel` when the call is
-// stopped while it runs (after its signal aborted, and after the caller's promise rejected).
 export function runTool(token, execute, thisArg, argsText, signal) {
-  Promise.resolve()
-    .then(() => {
-      if (signal.aborted) throw signal.reason;
-      const running = execute.call(thisArg, JSON.parse(argsText), { signal });
-      const context = installedBridge();
-      const toolName = typeof thisArg?.name === "string" ? thisArg.name : "";
-      if (context instanceof EventTarget) {
-        const cancelled = () => context.dispatchEvent(toolEvent("toolcancel", toolName));
-        signal.addEventListener("abort", cancelled, { once: true });
-        Promise.resolve(running).finally(() => signal.removeEventListener("abort", cancelled)).catch(() => {});
-        context.dispatchEvent(toolEvent("toolactivated", toolName));
+  let running;
+  try {
+    running = execute.call(thisArg, JSON.parse(argsText), { signal });
+  } catch (error) {
+    Promise.resolve().then(() => settleTool(token, false, error));
+    return;
+  }
+  const context = installedBridge();
+  const toolName = typeof thisArg?.name === "string" ? thisArg.name : "";
+  if (context instanceof EventTarget) {
+    const cancelled = () => context.dispatchEvent(toolEvent("toolcancel", toolName));
+    signal.addEventListener("abort", cancelled, { once: true });
+    Promise.resolve(running).finally(() => signal.removeEventListener("abort", cancelled)).catch(() => {});
+    context.dispatchEvent(toolEvent("toolactivated", toolName));
+  }
+  Promise.resolve(running).then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
+}
+
+// WebMCP's schema subset, as its platform tests hold registerTool to it: these keywords are outside it,
+// `additionalProperties` may only be false, and a `pattern` must be a regular expression (with the `u` flag, as JSON
+// Schema reads it). The first problem found, with where it is, or undefined. A schema given as JSON text is read too;
+// text that is not JSON is left to the bridge's own check, which says so.
+const OUTSIDE_SUBSET = ["$ref", "$defs", "format", "contentEncoding", "unevaluatedProperties", "dependentRequired"];
+export function outsideSchemaSubset(schema) {
+  if (typeof schema === "string") {
+    try {
+      schema = JSON.parse(schema);
+    } catch {
+      return undefined;
+    }
+  }
+  const seen = new Set();
+  const walk = (node, path) => {
+    if (node === null || typeof node !== "object" || seen.has(node)) return undefined;
+    seen.add(node);
+    if (!Array.isArray(node)) {
+      const keyword = OUTSIDE_SUBSET.find((k) => Object.prototype.hasOwnProperty.call(node, k));
+      if (keyword) return `${path}/${keyword}: ${keyword} is outside WebMCP's schema subset`;
+      if (Object.prototype.hasOwnProperty.call(node, "additionalProperties") && node.additionalProperties !== false) {
+        return `${path}/additionalProperties: only false is in WebMCP's schema subset`;
       }
-      return running;
-    })
-    .then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
+      if (typeof node.pattern === "string") {
+        try {
+          new RegExp(node.pattern, "u");
+        } catch {
+          return `${path}/pattern: ${JSON.stringify(node.pattern)} is not a regular expression`;
+        }
+      }
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const problem = walk(child, `${path}/${key}`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+  return walk(schema, "inputSchema");
+}
+
+// Whether `value` is an AbortSignal of any window (a frame's signal is not an instance of this window's class).
+export function isAbortSignal(value) {
+  return Object.prototype.toString.call(value) === "[object AbortSignal]";
 }
 
 // These two keep the names they had before the project was renamed (interpane): a copy of an earlier version in the
@@ -44,9 +91,19 @@ export function markInstalled(context) {
   Object.defineProperty(window, BRIDGE_KEY, { value: context, configurable: false, enumerable: false });
 }
 
+// The spec's ToolAnnotations: its hints are booleans, and the three hints false unless given, as Chromium lists them
+// (`debugging` only when given; other members are kept).
+const HINTS = ["readOnlyHint", "untrustedContentHint", "consequentialHint"];
+function withHints(annotations) {
+  if (annotations === null || typeof annotations !== "object") return annotations;
+  for (const hint of HINTS) annotations[hint] = Boolean(annotations[hint]);
+  if ("debugging" in annotations) annotations.debugging = Boolean(annotations.debugging);
+  return annotations;
+}
+
 // A tool as getTools returns it; `ref` identifies its window to the bridge (a non-enumerable symbol property).
 export function makeToolObject(name, description, inputSchema, annotations, origin, win, ref) {
-  const tool = { name, description, inputSchema, annotations, origin, window: win };
+  const tool = { name, description, inputSchema, annotations: withHints(annotations), origin, window: win };
   Object.defineProperty(tool, TOOL_REF, { value: ref, enumerable: false });
   Object.defineProperty(tool, "path", { value: "bridge", enumerable: false });
   return Object.freeze(tool);

@@ -14,6 +14,11 @@ extern "C" {
     #[wasm_bindgen(js_name = markReady)]
     pub fn mark_ready(context: &JsValue);
 
+    /// Where the browser has no WebMCP: `document.modelContext` as a getter of `Document.prototype` (other
+    /// documents of the window get an object that rejects), and the spec's interfaces as globals.
+    #[wasm_bindgen(js_name = defineOnDocument)]
+    pub fn define_on_document(context: &JsValue);
+
     #[wasm_bindgen(js_name = fireToolChange)]
     pub fn fire_tool_change(target: &JsValue);
 
@@ -124,9 +129,18 @@ extern "C" {
     #[wasm_bindgen(js_name = setToolSettler)]
     pub fn set_tool_settler(callback: &js_sys::Function);
 
-    /// Calls `execute.call(this, JSON.parse(args), { signal })` in a microtask; the settler hears how it ended.
+    /// Calls `execute.call(this, JSON.parse(args), { signal })` at once; the settler hears how it ended.
     #[wasm_bindgen(js_name = runTool)]
     pub fn run_tool(token: u32, execute: &js_sys::Function, this: &JsValue, args: &str, signal: &web_sys::AbortSignal);
+
+    /// What puts an `inputSchema` outside WebMCP's subset (a keyword it excludes, `additionalProperties` other than
+    /// `false`, a `pattern` that is not a regular expression), as a sentence, or undefined.
+    #[wasm_bindgen(js_name = outsideSchemaSubset)]
+    pub fn outside_schema_subset(schema: &JsValue) -> Option<String>;
+
+    /// Whether `value` is an `AbortSignal` of any window (`instanceof` knows only this window's class).
+    #[wasm_bindgen(js_name = isAbortSignal)]
+    fn is_abort_signal(value: &JsValue) -> bool;
 
     /// The `document.modelContext` of a bridge any copy of this module installed in this page, or undefined.
     #[wasm_bindgen(js_name = installedBridge)]
@@ -159,4 +173,9 @@ extern "C" {
     /// the budget is spent, without serializing or copying anything.
     #[wasm_bindgen(js_name = exceedsJsonSize)]
     pub fn exceeds_json_size(value: &JsValue, max_chars: usize) -> bool;
+}
+
+/// `value` as an `AbortSignal` when it is one, of this window or of another (a frame's `AbortController`).
+pub fn abort_signal(value: JsValue) -> Option<web_sys::AbortSignal> {
+    is_abort_signal(&value).then(|| value.unchecked_into())
 }

@@ -25,7 +25,8 @@ use interpane_policy::session::{
 use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError, TupleOrigin};
 use serde_json::json as value;
 use session_support::{
-    Page, execute, from_window, json, list, name, origin as window_origin, rid, tool, tool_exposed_to, tuple, with_port,
+    Page, T0, execute, from_window, json, list, name, origin as window_origin, rid, tool, tool_exposed_to, tuple,
+    with_port,
 };
 
 const SHOP: &str = "https://shop.example";
@@ -190,9 +191,11 @@ fn an_origin_that_sees_nothing_gets_an_empty_list_and_no_change_notices() {
         page.task(from_window(2, WIDGET, &ask("g_w"))),
         vec![post(2, WIDGET, tools_response("g_w", vec![descriptor("add", SHOP)]))]
     );
-    // A tool for the widget only: the widget is told, the evil origin is not (it saw nothing before or after).
+    // A tool for the widget only: the widget is told, the evil origin is not (it saw nothing before or after);
+    // the windows around at the widget's origin hear of it too, whether they listed or not.
     let (_, effects) = page.register(tool_exposed_to("more", WIDGET));
-    assert_eq!(effects, vec![post(2, WIDGET, Message::ToolsChanged), Effect::ToolChange]);
+    let around = Effect::PostAround { message: Message::ToolsChanged, origins: vec![tuple(WIDGET)] };
+    assert_eq!(effects, vec![post(2, WIDGET, Message::ToolsChanged), Effect::ToolChange, around]);
     let (registration, effects) = page.register(tool_exposed_to("private", SHOP));
     assert_eq!(effects, vec![post(2, WIDGET, Message::ToolsChanged), Effect::ToolChange]);
     assert_eq!(page.unregister("private", Some(registration)), Some(registration));
@@ -201,6 +204,54 @@ fn an_origin_that_sees_nothing_gets_an_empty_list_and_no_change_notices() {
     let to_evil: Vec<_> =
         page.effects.iter().filter(|e| matches!(e, Effect::Post { window: WindowId(4), .. })).collect();
     assert_eq!(to_evil, vec![&post(4, EVIL, tools_response("g_evil", vec![]))]);
+}
+
+#[test]
+fn a_new_tool_is_announced_at_its_exposed_origins_and_a_window_there_lists_it() {
+    // The provider: a tool exposed to the shop (and to its own origin, which needs no notice) is announced to the
+    // windows around at the shop's origin; a tool without exposedTo is not announced around at all.
+    let mut widget = Page::new(WIDGET, "");
+    widget.open();
+    let mut spec = tool_exposed_to("for_shop", SHOP);
+    spec.exposed_to = Some(interpane_policy::OriginList::parse(&format!("{SHOP}, {WIDGET}")).unwrap());
+    let (_, effects) = widget.register(spec);
+    assert_eq!(
+        effects,
+        vec![Effect::ToolChange, Effect::PostAround { message: Message::ToolsChanged, origins: vec![tuple(SHOP)] }]
+    );
+    let (_, effects) = widget.register(tool("private"));
+    assert_eq!(effects, vec![Effect::ToolChange]);
+
+    // The shop, which never asked about the widget's origin: the notice makes it list that window (that origin's
+    // tools only) after the debounce, and fire toolchange once the answer is in.
+    let mut shop = shop();
+    let effects = shop.task(from_window(5, WIDGET, &Message::ToolsChanged));
+    assert_eq!(effects, vec![]);
+    let effects = shop.advance_to(T0 + 1_000);
+    let asked: Vec<_> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Post {
+                window: WindowId(5), origin, message: Message::GetToolsRequest { request_id, .. }, ..
+            } if origin.as_str() == WIDGET => Some(request_id.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked.len(), 1, "the widget's window is asked once at its origin: {effects:?}");
+    let response = Message::GetToolsResponse(GetToolsResponse {
+        request_id: asked[0].clone(),
+        tools: vec![descriptor("for_shop", WIDGET)],
+        bridge: false,
+    });
+    let effects = shop.task(from_window(5, WIDGET, &response));
+    assert_eq!(effects, vec![Effect::ToolChange]);
+
+    // An opaque sender is not listed: no message can be addressed to it.
+    let effects = shop.task(from_window(6, "null", &Message::ToolsChanged));
+    assert!(
+        shop.advance_to(T0 + 3_000).iter().all(|e| !matches!(e, Effect::Post { window: WindowId(6), .. })),
+        "{effects:?}"
+    );
 }
 
 #[test]
@@ -777,6 +828,24 @@ fn a_cancel_from_an_origin_that_sees_no_tool_is_refused_and_one_from_the_caller_
 }
 
 #[test]
+fn another_windows_call_cancelled_before_its_turn_never_starts_and_the_pages_own_starts_and_stops() {
+    let mut page = shop();
+    // Another window's request and its cancel, both read before the driver carried anything out (one batch).
+    let now = page.now;
+    page.session.handle(from_window(2, WIDGET, &execute_request("c_1", "add", "{}")), now);
+    page.session.handle(from_window(2, WIDGET, &Message::CancelTool { request_id: rid("c_1") }), now);
+    let effects = page.drain();
+    assert!(!effects.iter().any(|e| matches!(e, Effect::RunTool { .. } | Effect::AbortRun(_))), "{effects:?}");
+    // The page's own call, stopped in the task that made it: its tool starts all the same, then is aborted.
+    page.handle(execute(5, PeerId::SELF, "add", "{}", None));
+    page.handle(Input::Stop(WaiterId(5)));
+    let effects = page.handle(Input::EndOfTask);
+    let run = effects.iter().position(|e| matches!(e, Effect::RunTool { .. }));
+    let abort = effects.iter().position(|e| matches!(e, Effect::AbortRun(_)));
+    assert!(run.is_some() && abort > run, "the tool starts, then is aborted: {effects:?}");
+}
+
+#[test]
 fn a_listing_keeps_the_tools_of_the_windows_asked_at_the_origins_allowed_only() {
     let mut page = Page::new(WIDGET, "");
     page.open();
@@ -952,7 +1021,9 @@ fn a_copy_of_a_tool_object_calls_the_pages_own_tool_only() {
     };
     assert_eq!(page.task(copy(1, "add", SHOP, false)), vec![not_listed(1, "add", SHOP)], "another window");
     assert_eq!(page.task(copy(2, "add", WIDGET, true)), vec![not_listed(2, "add", WIDGET)], "another origin");
-    assert_eq!(page.task(copy(3, "pay", SHOP, true)), vec![not_listed(3, "pay", SHOP)], "no such tool here");
+    let no_such_tool =
+        Effect::RefuseCall { waiter: WaiterId(3), error: CallRefusal::NoSuchTool { tool: "pay".into() } };
+    assert_eq!(page.task(copy(3, "pay", SHOP, true)), vec![no_such_tool], "no such tool here");
     let effects = page.task(copy(4, "add", SHOP, true));
     assert!(effects.iter().any(|e| matches!(e, Effect::RunTool { .. })), "the page's own tool runs: {effects:?}");
 }

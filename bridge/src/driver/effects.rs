@@ -39,9 +39,11 @@ impl Driver {
             }
             Effect::RunTool { run, registration, args } => self.run_tool(run, registration, args),
             Effect::AbortRun(run) => {
+                // A microtask later: a caller on this page that aborted its call sees its promise reject before the
+                // tool's signal aborts (and `toolcancel` fires), as with native, whose abort reaches the tool later.
                 let controller = self.handles.borrow_mut().runs.remove(&run);
                 if let Some(controller) = controller {
-                    controller.abort();
+                    wasm_bindgen_futures::spawn_local(async move { controller.abort() });
                 }
             }
             Effect::CallNative { peer, wire_id, tool, args } => self.call_native(peer, wire_id, &tool, &args),
@@ -292,14 +294,20 @@ fn settle(waiter: Waiter, outcome: CallOutcome) {
 }
 
 /// Refuses a call the session refused before it started: a `TypeError` for a JavaScript caller (as native's
-/// `executeTool` throws for a tool object or arguments it cannot take), the refusal for a Rust one.
+/// `executeTool` throws for a tool object or arguments it cannot take), except a `DOMException` `UnknownError` for a
+/// tool object of this page that names no tool here (as native's registry answers); the refusal for a Rust one.
 fn refuse(waiter: Waiter, error: CallRefusal) {
     match waiter {
         Waiter::CallJs { reject, .. } => {
-            let error = js_sys::TypeError::new(&match &error {
-                CallRefusal::NotListed { .. } => format!("executeTool(tool, args): {error}"),
-                _ => format!("executeTool: {error}"),
-            });
+            let error: JsValue = match &error {
+                CallRefusal::NoSuchTool { .. } => {
+                    crate::user::make_dom_exception(&format!("executeTool: {error}"), "UnknownError", "")
+                }
+                CallRefusal::NotListed { .. } => {
+                    js_sys::TypeError::new(&format!("executeTool(tool, args): {error}")).into()
+                }
+                _ => js_sys::TypeError::new(&format!("executeTool: {error}")).into(),
+            };
             let _ = reject.call1(&JsValue::UNDEFINED, &error);
         }
         Waiter::CallRust(sender) => sender.send(Err(error)),

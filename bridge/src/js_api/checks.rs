@@ -118,11 +118,8 @@ pub(super) fn call_signal(options: &JsValue) -> Result<Option<web_sys::AbortSign
     let signal = if signal.is_undefined() || signal.is_null() {
         None
     } else {
-        Some(
-            signal
-                .dyn_into::<web_sys::AbortSignal>()
-                .map_err(|_| type_error("executeTool: options.signal must be an AbortSignal"))?,
-        )
+        // A signal of another window (a frame's AbortController) is an AbortSignal too.
+        Some(js::abort_signal(signal).ok_or_else(|| type_error("executeTool: options.signal must be an AbortSignal"))?)
     };
     Ok(signal)
 }

@@ -66,8 +66,11 @@ fn define_model_context(driver: &Driver) {
     if let Some(document) = web_sys::window().and_then(|w| w.document()) {
         let key = JsValue::from_str("modelContext");
         // Where the browser has its own, the bridge's object takes its place (the bridge keeps a reference to it
-        // and registers every tool there too, see native.rs); a polyfill's object is left alone.
-        if crate::native::registry::context().is_some() || !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
+        // and registers every tool there too, see native.rs); where there is none, the bridge defines it as the
+        // spec does (a getter of Document.prototype, and the interfaces); a polyfill's object is left alone.
+        if crate::native::registry::context().is_none() && !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
+            js::define_on_document(&context);
+        } else if crate::native::registry::context().is_some() {
             let descriptor = js_sys::Object::new();
             let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("value"), &context);
             let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("configurable"), &JsValue::TRUE);
@@ -123,11 +126,23 @@ impl BridgeHandle {
         let Some(driver) = self.driver.upgrade() else {
             return js_sys::Promise::reject(&to_js_error(BridgeError::Unsupported("an installed bridge")));
         };
+        if let Some(problem) = js::outside_schema_subset(&get(&tool, "inputSchema")) {
+            let name = name.unwrap_or_default();
+            return js_sys::Promise::reject(&type_error(&format!("registerTool({name}): {problem}")));
+        }
         let (spec, handler) = match local_tool(&tool, &options, &driver.options.limits) {
             Ok(local) => local,
             Err(error) => return js_sys::Promise::reject(&to_js_error(error)),
         };
-        let signal = get(&options, "signal").dyn_into::<web_sys::AbortSignal>().ok();
+        let signal = match get(&options, "signal") {
+            v if v.is_undefined() || v.is_null() => None,
+            v => match js::abort_signal(v) {
+                Some(signal) => Some(signal),
+                None => {
+                    return js_sys::Promise::reject(&type_error("registerTool: options.signal must be an AbortSignal"));
+                }
+            },
+        };
         if let Some(signal) = signal.as_ref().filter(|s| s.aborted()) {
             return js_sys::Promise::reject(&signal.reason());
         }

@@ -19,7 +19,7 @@ pub(crate) fn watch_other_registrations(driver: &Driver) {
     let driver = driver.weak();
     let registered = Closure::<dyn Fn(JsValue, JsValue)>::new(move |tool: JsValue, options: JsValue| {
         let Some(driver) = driver.upgrade() else { return };
-        let signal = crate::options::get(&options, "signal").dyn_into::<web_sys::AbortSignal>().ok();
+        let signal = crate::js::abort_signal(crate::options::get(&options, "signal"));
         let local = super::checks::local_tool(&tool, &options, &driver.options.limits).map(|(mut spec, handler)| {
             spec.exposed_to.get_or_insert_with(OriginList::empty);
             // Native has it already.

@@ -90,7 +90,7 @@ fn call_from_native(
     input: JsValue,
     signal: JsValue,
 ) -> js_sys::Promise {
-    let signal = signal.dyn_into::<web_sys::AbortSignal>().ok();
+    let signal = crate::js::abort_signal(signal);
     if let Some(signal) = signal.as_ref().filter(|s| s.aborted()) {
         return js_sys::Promise::reject(&signal.reason());
     }

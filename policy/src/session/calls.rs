@@ -52,8 +52,11 @@ impl Session {
         match target {
             CallTarget::Listed(peer) => Ok(peer),
             CallTarget::Copy { origin, own_window } => {
-                if own_window && origin == self.config.own_origin && self.catalog.get(tool.as_str()).is_some() {
+                let own = own_window && origin == self.config.own_origin;
+                if own && self.catalog.get(tool.as_str()).is_some() {
                     Ok(PeerId::SELF)
+                } else if own {
+                    Err(CallRefusal::NoSuchTool { tool: tool.to_string() })
                 } else {
                     Err(CallRefusal::NotListed { tool: tool.to_string(), origin: origin.serialization().to_owned() })
                 }

@@ -114,9 +114,27 @@ impl Session {
                 self.warn(crate::guard::RefusalKind::NativeRegistry, &own, &text);
             }
         }
+        // The windows around this page at the exact origins the tool is exposed to (its own list, not the page's
+        // own origin) hear of it even when they never listed this page: a window that has not asked for this
+        // page's tools does not know its origin, and native tells it (its `toolchange`). Chromium prints an error for
+        // each such post that reaches a window of another origin.
+        let own = self.config.own_origin.tuple().cloned();
+        let exposed: Vec<TupleOrigin> = spec
+            .exposed_to
+            .iter()
+            .flatten()
+            .filter_map(|pattern| match pattern {
+                OriginPattern::Exact(exact) => Some(TupleOrigin::from(exact)),
+                OriginPattern::Wildcard(_) => None,
+            })
+            .filter(|origin| own.as_ref() != Some(origin))
+            .collect();
         self.catalog.tools.push(LocalTool { spec, registration });
         if !quiet {
             self.announce_tools_changed();
+            if !exposed.is_empty() {
+                self.effects.push_back(Effect::PostAround { message: Message::ToolsChanged, origins: exposed });
+            }
         }
         Ok(registration)
     }

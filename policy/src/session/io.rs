@@ -232,6 +232,13 @@ pub enum CallRefusal {
         /// The origin the object gave.
         origin: String,
     },
+    /// Its tool object names this page's window and origin, but no tool of this page has its name (as native,
+    /// whose registry has no such tool: the JavaScript API rejects with a `DOMException` `UnknownError`).
+    #[error("this page has no tool {tool}")]
+    NoSuchTool {
+        /// The tool's name.
+        tool: String,
+    },
 }
 
 /// A call of one of this page's tools that native WebMCP made: native called the `execute` the bridge registered

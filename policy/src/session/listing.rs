@@ -5,7 +5,7 @@
 use crate::envelope::{GetToolsResponse, Message};
 use crate::guard::RefusalKind;
 use crate::ids::RequestId;
-use crate::origin::{OriginList, OriginPattern, TupleOrigin, WindowOrigin};
+use crate::origin::{Origin, OriginList, OriginPattern, TupleOrigin, WindowOrigin};
 use crate::session::Session;
 use crate::session::ids::{Locator, PeerId, WaiterId, WindowId};
 use crate::session::io::{Asked, Effect, ListRequest, ListedTool};
@@ -250,10 +250,20 @@ impl Session {
     }
 
     /// `WEBMCP_TOOLS_CHANGED` from a window of an origin this page cares about: list its tools again, debounced.
+    /// A window of an origin this page never asked about is one that registered a tool exposed to this page's
+    /// origin (a provider tells the windows around it at the exact origins of a new tool's `exposedTo`): its
+    /// origin becomes one this page cares about (at most [`MAX_INTEREST`] of them), so that the page hears of a
+    /// tool exposed to it without having named its origin first, as native's `toolchange` does.
     pub(crate) fn on_tools_changed(&mut self, from: &Sender) {
-        let interested = from.origin.tuple().is_some_and(|o| self.listing.interest.iter().any(|(i, _)| i == o));
-        if from.peer == PeerId::SELF || !interested {
+        let Some(tuple) = from.origin.tuple() else { return };
+        if from.peer == PeerId::SELF {
             return;
+        }
+        if !self.listing.interest.iter().any(|(i, _)| i == tuple) {
+            let Some(exact) = exact_origin(tuple).filter(|_| self.listing.interest.len() < MAX_INTEREST) else {
+                return;
+            };
+            self.listing.interest.push((tuple.clone(), Some(exact)));
         }
         let at = self.now + u64::from(self.config.toolchange_debounce_ms);
         self.timers.set(Timer::Relist(from.peer), at);
@@ -269,4 +279,19 @@ impl Session {
         let timeout = self.config.discovery_timeout_ms;
         self.ask_for_tools(vec![target], only, &[], timeout, ListWaiter::Relist);
     }
+}
+
+/// How many origins a page relists on their change notices (those it named in `fromOrigins` and those that told it
+/// of a tool exposed to it), so that windows sending notices from many origins cannot grow the list without end.
+const MAX_INTEREST: usize = 64;
+
+/// The exact origin of a window's tuple origin, read from the browser's serialization (`scheme://host[:port]`, the
+/// port only when it is not the scheme's default; an IPv6 host in brackets).
+fn exact_origin(tuple: &TupleOrigin) -> Option<Origin> {
+    let (scheme, rest) = tuple.as_str().split_once("://")?;
+    let (host, port) = match rest.rsplit_once(':') {
+        Some((host, port)) if !port.contains(']') => (host, Some(port.parse::<u16>().ok()?)),
+        _ => (rest, None),
+    };
+    (!host.is_empty()).then(|| Origin::from_parts(scheme, host, port))
 }

@@ -266,13 +266,16 @@ pub async fn native_answers_as_measured(t: Ctx) -> E2eResult<()> {
 
 /// The bridge's `document.modelContext` answers [`PARITY`] as native does (in this run's mode), except where
 /// docs/native.md justifies a difference: an array of arguments is refused (the bridge's protocol carries an
-/// object), and arguments that `inputSchema` refuses reject with a `DOMException` `DataError` (native 156 does not
-/// check them; the WebMCP web-platform-tests expect `DataError`).
+/// object), arguments that `inputSchema` refuses reject with a `DOMException` `DataError` (native 156 does not
+/// check them; the WebMCP web-platform-tests expect `DataError`), and a made-up tool object of this page's window
+/// and origin rejects with a `DOMException` `UnknownError` (native 156 throws a `TypeError`; the tests expect
+/// `UnknownError`).
 pub async fn the_bridge_answers_as_native_does(t: Ctx) -> E2eResult<()> {
     open_top(&t, Site::Shop, &peer_path("bridge", &[])).await?;
     let answers = js(&t, Page::Top, PARITY, vec![]).await?;
     let mut expected = native_answers();
     expected["args"]["array"] = json!(["TypeError", false]);
     expected["schemaRefusal"] = json!(["DataError", true]);
+    expected["tool"]["madeUp"] = json!(["UnknownError", true]);
     check_eq(answers, expected, "the bridge's answers, against native's")
 }

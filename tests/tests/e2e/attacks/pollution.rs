@@ -232,7 +232,8 @@ pub async fn a_poisoned_tool_list_reaches_the_page_without_proto_keys(t: Ctx) ->
     let evil = t.origin(Site::Evil);
     let poisoned_tool = |name: &str| {
         json!({ "name": name, "origin": evil, "schema": r#"{"type":"object","properties":{}}"#,
-                "annotations": r#"{"readOnlyHint":true}"#, "inspected": plain() })
+                "annotations": r#"{"readOnlyHint":true,"untrustedContentHint":false,"consequentialHint":false}"#,
+                "inspected": plain() })
     };
     let echo = json!({ "name": "echo_args", "origin": t.origin(Site::Pay), "schema": r#"{"type":"object"}"#,
                        "annotations": "null", "inspected": plain() });

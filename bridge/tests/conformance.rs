@@ -1,0 +1,195 @@
+//! What the WebMCP spec defines and a page without native WebMCP gets from the bridge (issue 26): the interfaces,
+//! `document.modelContext` of documents that are not fully active, the order and shape of listed tools, and when a
+//! tool starts and stops relative to its caller's abort. The scenarios are in `conformance.js`.
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use js_sys::{Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(module = "/tests/conformance.js")]
+extern "C" {
+    fn interfaces() -> JsValue;
+    #[wasm_bindgen(js_name = inactiveDocument)]
+    fn inactive_document(tool: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = listedOrder)]
+    fn listed_order(names: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = listedAnnotations)]
+    fn listed_annotations() -> Promise;
+    #[wasm_bindgen(js_name = abortInTheSameTask)]
+    fn abort_in_the_same_task() -> Promise;
+    #[wasm_bindgen(js_name = toolAbortsItsCaller)]
+    fn tool_aborts_its_caller() -> Promise;
+    #[wasm_bindgen(js_name = abortOrder)]
+    fn abort_order() -> Promise;
+    #[wasm_bindgen(js_name = schemaSubset)]
+    fn schema_subset() -> Promise;
+    #[wasm_bindgen(js_name = signalsOfAnotherWindow)]
+    fn signals_of_another_window() -> Promise;
+    #[wasm_bindgen(js_name = madeUpTools)]
+    fn made_up_tools() -> Promise;
+}
+
+fn install() -> JsValue {
+    interpane::install(JsValue::UNDEFINED).unwrap()
+}
+
+fn get(object: &JsValue, path: &str) -> JsValue {
+    path.split('.').fold(object.clone(), |value, key| Reflect::get(&value, &JsValue::from_str(key)).unwrap())
+}
+
+fn text(value: &JsValue) -> String {
+    js_sys::JSON::stringify(value).map(String::from).unwrap()
+}
+
+async fn wait(promise: Promise) -> JsValue {
+    JsFuture::from(promise).await.unwrap()
+}
+
+#[wasm_bindgen_test]
+fn the_spec_interfaces_exist_where_the_browser_has_none() {
+    install();
+    let seen = interfaces();
+    assert_eq!(
+        text(&seen),
+        r#"{"isInstance":true,"sameObject":true,"getterOnPrototype":true,"ownProperty":false,"constructed":"TypeError","eventToolName":"t","eventIsEvent":true,"eventBubbles":false,"cancelToolName":"u"}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn documents_that_are_not_fully_active_refuse_with_invalid_state_error() {
+    let context = install();
+    let tool = js_sys::Object::new();
+    Reflect::set(&tool, &"name".into(), &"page_tool".into()).unwrap();
+    Reflect::set(&tool, &"description".into(), &"d".into()).unwrap();
+    Reflect::set(&tool, &"execute".into(), &js_sys::Function::new_no_args("return 'ok'")).unwrap();
+    let register: js_sys::Function = get(&context, "registerTool").dyn_into().unwrap();
+    wait(register.call1(&context, &tool).unwrap().dyn_into().unwrap()).await;
+    let seen = wait(inactive_document(&tool)).await;
+    assert_eq!(
+        text(&seen),
+        r#"{"names":{"register":"InvalidStateError","list":"InvalidStateError","call":"InvalidStateError"},"domExceptions":true,"sameObject":true,"otherThanPages":true,"otherThanParsed":true,"isInstance":true,"pageStillWorks":true}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn get_tools_lists_tools_by_name() {
+    install();
+    let names = js_sys::Array::of3(&"order_c".into(), &"order_a".into(), &"order_b".into());
+    let listed = wait(listed_order(&names)).await;
+    assert_eq!(text(&listed), r#"["order_a","order_b","order_c"]"#);
+}
+
+#[wasm_bindgen_test]
+async fn listed_annotations_have_the_three_hints_and_debugging_when_given() {
+    install();
+    let seen = wait(listed_annotations()).await;
+    assert_eq!(
+        text(&seen),
+        r#"{"annotated":{"readOnlyHint":true,"title":"kept","untrustedContentHint":false,"consequentialHint":false},"debugging":1,"plainHasAnnotations":false}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_caller_aborting_in_the_same_task_finds_the_tool_started() {
+    install();
+    let seen = wait(abort_in_the_same_task()).await;
+    assert_eq!(get(&seen, "ok"), JsValue::FALSE);
+    assert_eq!(get(&seen, "rejectedWith").as_string().as_deref(), Some("caller changed its mind"));
+    assert_eq!(
+        text(&get(&seen, "seen")),
+        r#"["started","toolactivated:same_task_abort_tool:ToolActivatedEvent","signal aborted:AbortError","toolcancel:same_task_abort_tool:ToolCancelEvent"]"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_tool_that_aborts_its_caller_is_stopped_and_cancelled() {
+    install();
+    let seen = wait(tool_aborts_its_caller()).await;
+    assert_eq!(
+        text(&seen),
+        r#"{"ok":false,"rejectedWith":"cancelled from inside","reasonName":"AbortError","cancelToolName":"self_cancel_tool"}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_aborted_caller_rejects_before_the_tools_signal_aborts() {
+    install();
+    let order = wait(abort_order()).await;
+    assert_eq!(text(&order), r#"["caller rejected","tool signal aborted","toolcancel"]"#);
+}
+
+#[wasm_bindgen_test]
+async fn register_tool_refuses_schemas_outside_the_webmcp_subset() {
+    install();
+    let refused = wait(schema_subset()).await;
+    let expected = [
+        (
+            "reference",
+            "TypeError: registerTool(subset_reference): inputSchema/properties/a/$ref: $ref is outside WebMCP's schema subset",
+        ),
+        (
+            "definitions",
+            "TypeError: registerTool(subset_definitions): inputSchema/$defs: $defs is outside WebMCP's schema subset",
+        ),
+        (
+            "format",
+            "TypeError: registerTool(subset_format): inputSchema/properties/a/format: format is outside WebMCP's schema subset",
+        ),
+        (
+            "encoding",
+            "TypeError: registerTool(subset_encoding): inputSchema/properties/a/contentEncoding: contentEncoding is outside WebMCP's schema subset",
+        ),
+        (
+            "unevaluated",
+            "TypeError: registerTool(subset_unevaluated): inputSchema/unevaluatedProperties: unevaluatedProperties is outside WebMCP's schema subset",
+        ),
+        (
+            "dependent",
+            "TypeError: registerTool(subset_dependent): inputSchema/dependentRequired: dependentRequired is outside WebMCP's schema subset",
+        ),
+        (
+            "openObject",
+            "TypeError: registerTool(subset_openObject): inputSchema/additionalProperties: only false is in WebMCP's schema subset",
+        ),
+        (
+            "extraSchema",
+            "TypeError: registerTool(subset_extraSchema): inputSchema/additionalProperties: only false is in WebMCP's schema subset",
+        ),
+        (
+            "badPattern",
+            "TypeError: registerTool(subset_badPattern): inputSchema/properties/a/pattern: \"(\" is not a regular expression",
+        ),
+        (
+            "asText",
+            "TypeError: registerTool(subset_asText): inputSchema/properties/a/format: format is outside WebMCP's schema subset",
+        ),
+    ];
+    for (key, message) in expected {
+        assert_eq!(get(&refused, key).as_string().as_deref(), Some(message), "{key}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn signals_made_in_another_window_stop_calls_and_unregister_tools() {
+    install();
+    let seen = wait(signals_of_another_window()).await;
+    assert_eq!(
+        text(&seen),
+        r#"{"outcome":"rejected: from the frame","toolReason":"AbortError","listedAfter":false,"notASignal":"TypeError: registerTool: options.signal must be an AbortSignal"}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_made_up_tool_of_this_page_is_an_unknown_error() {
+    install();
+    let seen = wait(made_up_tools()).await;
+    assert_eq!(
+        text(&seen),
+        r#"{"ours":{"name":"UnknownError","isDomException":true,"code":0},"theirs":{"name":"TypeError","isDomException":false}}"#
+    );
+}
