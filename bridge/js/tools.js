@@ -32,46 +32,6 @@ export function runTool(token, execute, thisArg, argsText, signal) {
   Promise.resolve(running).then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
 }
 
-// WebMCP's schema subset, as its platform tests hold registerTool to it: these keywords are outside it,
-// `additionalProperties` may only be false, and a `pattern` must be a regular expression (with the `u` flag, as JSON
-// Schema reads it). The first problem found, with where it is, or undefined. A schema given as JSON text is read too;
-// text that is not JSON is left to the bridge's own check, which says so.
-const OUTSIDE_SUBSET = ["$ref", "$defs", "format", "contentEncoding", "unevaluatedProperties", "dependentRequired"];
-export function outsideSchemaSubset(schema) {
-  if (typeof schema === "string") {
-    try {
-      schema = JSON.parse(schema);
-    } catch {
-      return undefined;
-    }
-  }
-  const seen = new Set();
-  const walk = (node, path) => {
-    if (node === null || typeof node !== "object" || seen.has(node)) return undefined;
-    seen.add(node);
-    if (!Array.isArray(node)) {
-      const keyword = OUTSIDE_SUBSET.find((k) => Object.prototype.hasOwnProperty.call(node, k));
-      if (keyword) return `${path}/${keyword}: ${keyword} is outside WebMCP's schema subset`;
-      if (Object.prototype.hasOwnProperty.call(node, "additionalProperties") && node.additionalProperties !== false) {
-        return `${path}/additionalProperties: only false is in WebMCP's schema subset`;
-      }
-      if (typeof node.pattern === "string") {
-        try {
-          new RegExp(node.pattern, "u");
-        } catch {
-          return `${path}/pattern: ${JSON.stringify(node.pattern)} is not a regular expression`;
-        }
-      }
-    }
-    for (const [key, child] of Object.entries(node)) {
-      const problem = walk(child, `${path}/${key}`);
-      if (problem) return problem;
-    }
-    return undefined;
-  };
-  return walk(schema, "inputSchema");
-}
-
 // Whether `value` is an AbortSignal of any window (a frame's signal is not an instance of this window's class).
 export function isAbortSignal(value) {
   return Object.prototype.toString.call(value) === "[object AbortSignal]";

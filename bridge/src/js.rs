@@ -129,14 +129,9 @@ extern "C" {
     #[wasm_bindgen(js_name = setToolSettler)]
     pub fn set_tool_settler(callback: &js_sys::Function);
 
-    /// Calls `execute.call(this, JSON.parse(args), { signal })` at once; the settler hears how it ended.
+    /// Calls `execute.call(this, JSON.parse(args), { signal })` in a microtask; the settler hears how it ended.
     #[wasm_bindgen(js_name = runTool)]
     pub fn run_tool(token: u32, execute: &js_sys::Function, this: &JsValue, args: &str, signal: &web_sys::AbortSignal);
-
-    /// What puts an `inputSchema` outside WebMCP's subset (a keyword it excludes, `additionalProperties` other than
-    /// `false`, a `pattern` that is not a regular expression), as a sentence, or undefined.
-    #[wasm_bindgen(js_name = outsideSchemaSubset)]
-    pub fn outside_schema_subset(schema: &JsValue) -> Option<String>;
 
     /// Whether `value` is an `AbortSignal` of any window (`instanceof` knows only this window's class).
     #[wasm_bindgen(js_name = isAbortSignal)]

@@ -204,9 +204,9 @@ export async function abortOrder() {
   return order;
 }
 
-// registerTool refuses, with a TypeError, a schema outside WebMCP's subset (a keyword it leaves out, an
-// `additionalProperties` other than false, a `pattern` that is no regular expression), wherever it sits; it takes
-// one within the subset.
+// Schemas with the keywords that a tentative platform test (register_tool_invalid_subset_schema) would have
+// registerTool refuse: the spec does not (it only serializes the schema) and native WebMCP in Chromium 156 takes
+// them, so the bridge takes them too (docs/native.md): a tool written for native registers with the bridge.
 export async function schemaSubset() {
   const execute = async () => "ok";
   const cases = {
@@ -219,25 +219,19 @@ export async function schemaSubset() {
     openObject: { type: "object", additionalProperties: true },
     extraSchema: { type: "object", additionalProperties: { type: "number" } },
     badPattern: { type: "object", properties: { a: { type: "string", pattern: "(" } } },
-    asText: JSON.stringify({ type: "object", properties: { a: { format: "date" } } }),
   };
-  const refused = {};
+  const outcome = {};
   for (const [key, inputSchema] of Object.entries(cases)) {
     try {
       await document.modelContext.registerTool({ name: `subset_${key}`, description: "d", inputSchema, execute });
-      refused[key] = "accepted";
+      outcome[key] = "accepted";
     } catch (error) {
-      refused[key] = `${error.name}: ${error.message}`;
+      outcome[key] = `${error.name}: ${error.message}`;
     }
   }
-  const controller = new AbortController();
-  const within = { type: "object", properties: { a: { type: "string", pattern: "^[a-z]+$" } }, additionalProperties: false };
-  await document.modelContext.registerTool(
-    { name: "subset_within", description: "d", inputSchema: within, execute },
-    { signal: controller.signal },
-  );
-  controller.abort();
-  return refused;
+  const listed = await document.modelContext.getTools();
+  outcome.listed = listed.filter((tool) => tool.name.startsWith("subset_")).length;
+  return outcome;
 }
 
 // A signal made in another window (a frame's AbortController) works as this window's: it stops a call and

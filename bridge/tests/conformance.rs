@@ -123,55 +123,28 @@ async fn an_aborted_caller_rejects_before_the_tools_signal_aborts() {
     assert_eq!(text(&order), r#"["caller rejected","tool signal aborted","toolcancel"]"#);
 }
 
+/// The spec's registerTool only serializes `inputSchema`, and native WebMCP (Chromium 156) registers a tool whose
+/// schema uses `$ref`, `format`, an open `additionalProperties` and the like: so does the bridge, against a tentative
+/// platform test that would refuse them (docs/native.md says why). The bridge's own check ignores what it does not
+/// enforce (docs/schema.md).
 #[wasm_bindgen_test]
-async fn register_tool_refuses_schemas_outside_the_webmcp_subset() {
+async fn register_tool_takes_the_schemas_native_takes() {
     install();
-    let refused = wait(schema_subset()).await;
-    let expected = [
-        (
-            "reference",
-            "TypeError: registerTool(subset_reference): inputSchema/properties/a/$ref: $ref is outside WebMCP's schema subset",
-        ),
-        (
-            "definitions",
-            "TypeError: registerTool(subset_definitions): inputSchema/$defs: $defs is outside WebMCP's schema subset",
-        ),
-        (
-            "format",
-            "TypeError: registerTool(subset_format): inputSchema/properties/a/format: format is outside WebMCP's schema subset",
-        ),
-        (
-            "encoding",
-            "TypeError: registerTool(subset_encoding): inputSchema/properties/a/contentEncoding: contentEncoding is outside WebMCP's schema subset",
-        ),
-        (
-            "unevaluated",
-            "TypeError: registerTool(subset_unevaluated): inputSchema/unevaluatedProperties: unevaluatedProperties is outside WebMCP's schema subset",
-        ),
-        (
-            "dependent",
-            "TypeError: registerTool(subset_dependent): inputSchema/dependentRequired: dependentRequired is outside WebMCP's schema subset",
-        ),
-        (
-            "openObject",
-            "TypeError: registerTool(subset_openObject): inputSchema/additionalProperties: only false is in WebMCP's schema subset",
-        ),
-        (
-            "extraSchema",
-            "TypeError: registerTool(subset_extraSchema): inputSchema/additionalProperties: only false is in WebMCP's schema subset",
-        ),
-        (
-            "badPattern",
-            "TypeError: registerTool(subset_badPattern): inputSchema/properties/a/pattern: \"(\" is not a regular expression",
-        ),
-        (
-            "asText",
-            "TypeError: registerTool(subset_asText): inputSchema/properties/a/format: format is outside WebMCP's schema subset",
-        ),
-    ];
-    for (key, message) in expected {
-        assert_eq!(get(&refused, key).as_string().as_deref(), Some(message), "{key}");
+    let outcome = wait(schema_subset()).await;
+    for key in [
+        "reference",
+        "definitions",
+        "format",
+        "encoding",
+        "unevaluated",
+        "dependent",
+        "openObject",
+        "extraSchema",
+        "badPattern",
+    ] {
+        assert_eq!(get(&outcome, key).as_string().as_deref(), Some("accepted"), "{key}");
     }
+    assert_eq!(get(&outcome, "listed").as_f64(), Some(9.0));
 }
 
 #[wasm_bindgen_test]

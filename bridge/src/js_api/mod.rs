@@ -126,10 +126,6 @@ impl BridgeHandle {
         let Some(driver) = self.driver.upgrade() else {
             return js_sys::Promise::reject(&to_js_error(BridgeError::Unsupported("an installed bridge")));
         };
-        if let Some(problem) = js::outside_schema_subset(&get(&tool, "inputSchema")) {
-            let name = name.unwrap_or_default();
-            return js_sys::Promise::reject(&type_error(&format!("registerTool({name}): {problem}")));
-        }
         let (spec, handler) = match local_tool(&tool, &options, &driver.options.limits) {
             Ok(local) => local,
             Err(error) => return js_sys::Promise::reject(&to_js_error(error)),
