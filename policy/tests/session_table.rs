@@ -20,7 +20,7 @@ use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsRespon
 use interpane_policy::journal::{CallOutcome, JournalStore, MemoryStore, OutcomeStatus};
 use interpane_policy::session::{
     CallRefusal, CallRequest, CallTarget, Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus, PeerId,
-    RunId, RunResult, WaiterId, WindowId,
+    RunId, RunResult, WaiterId, WindowFacts, WindowId,
 };
 use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError, TupleOrigin};
 use serde_json::json as value;
@@ -222,9 +222,11 @@ fn a_new_tool_is_announced_at_its_exposed_origins_and_a_window_there_lists_it() 
     let (_, effects) = widget.register(tool("private"));
     assert_eq!(effects, vec![Effect::ToolChange]);
 
-    // The shop, which never asked about the widget's origin: the notice makes it list that window (that origin's
-    // tools only) after the debounce, and fire toolchange once the answer is in.
+    // The shop, which never asked about the widget's origin: the notice from its frame makes it list that window
+    // (that origin's tools only) after the debounce, and fire toolchange once the answer is in.
     let mut shop = shop();
+    let frame = WindowFacts { locator: Locator::Frame(0), ancestor: false };
+    assert_eq!(shop.task(Input::WindowSeen { window: WindowId(5), facts: frame }), vec![]);
     let effects = shop.task(from_window(5, WIDGET, &Message::ToolsChanged));
     assert_eq!(effects, vec![]);
     let effects = shop.advance_to(T0 + 1_000);
@@ -251,6 +253,18 @@ fn a_new_tool_is_announced_at_its_exposed_origins_and_a_window_there_lists_it() 
     assert!(
         shop.advance_to(T0 + 3_000).iter().all(|e| !matches!(e, Effect::Post { window: WindowId(6), .. })),
         "{effects:?}"
+    );
+    // Nor a window outside the shop's frame tree (its opener, a popup): the spec's toolchange reaches only the
+    // frame tree, and the page lists other windows at the origins it names.
+    for (window, locator) in [(7, Locator::Opener), (8, Locator::Unknown)] {
+        let facts = WindowFacts { locator, ancestor: false };
+        assert_eq!(shop.task(Input::WindowSeen { window: WindowId(window), facts }), vec![]);
+        assert_eq!(shop.task(from_window(window, "https://evil.example", &Message::ToolsChanged)), vec![]);
+    }
+    let effects = shop.advance_to(T0 + 5_000);
+    assert!(
+        effects.iter().all(|e| !matches!(e, Effect::Post { window: WindowId(7 | 8), .. })),
+        "no window outside the frame tree is asked: {effects:?}"
     );
 }
 

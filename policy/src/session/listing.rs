@@ -252,15 +252,23 @@ impl Session {
     /// `WEBMCP_TOOLS_CHANGED` from a window of an origin this page cares about: list its tools again, debounced.
     /// A window of an origin this page never asked about is one that registered a tool exposed to this page's
     /// origin (a provider tells the windows around it at the exact origins of a new tool's `exposedTo`): its
-    /// origin becomes one this page cares about (at most [`MAX_INTEREST`] of them), so that the page hears of a
-    /// tool exposed to it without having named its origin first, as native's `toolchange` does.
+    /// origin becomes one this page cares about (at most [`MAX_INTEREST`] of them) when the window is in this page's
+    /// frame tree (its parent, a sibling or a child frame), so that the page hears of a tool exposed to it without
+    /// having named its origin first, as native's `toolchange` does.
     pub(crate) fn on_tools_changed(&mut self, from: &Sender) {
         let Some(tuple) = from.origin.tuple() else { return };
         if from.peer == PeerId::SELF {
             return;
         }
         if !self.listing.interest.iter().any(|(i, _)| i == tuple) {
-            let Some(exact) = exact_origin(tuple).filter(|_| self.listing.interest.len() < MAX_INTEREST) else {
+            // Only a window of this page's frame tree, as the spec's `toolchange` reaches only those: an opener, a
+            // popup or a window passed in is listed at the origins the page names, never on its own notice.
+            let in_frame_tree = self.peers.get(from.peer).is_some_and(|peer| {
+                matches!(peer.locator, Locator::Parent | Locator::ParentFrame(_) | Locator::Frame(_))
+            });
+            let Some(exact) =
+                exact_origin(tuple).filter(|_| in_frame_tree && self.listing.interest.len() < MAX_INTEREST)
+            else {
                 return;
             };
             self.listing.interest.push((tuple.clone(), Some(exact)));
