@@ -11,12 +11,13 @@ set -euo pipefail
 LOG_TAG=size
 source "$(dirname "$0")/lib.sh"
 
-# The download when the budget was last set: 234,587 bytes (index.js 14,341 + wasm 220,246), with talc as the
+# The download when the budget was last set: 235,835 bytes (index.js 13,344 + wasm 222,491), with talc as the
 # allocator, Unicode hosts converted by the browser's URL parser (no IDN code of ours in the wasm), the wasm's
-# import and export names shortened (tools/wasm-names) and no `Debug` of a `JsValue`, rounded up to 234,600. It was
-# 311,400 when the check came (748fe7f); issue 24 lowers it on its way to 150 KiB (docs/performance.md says what
-# each step took out).
-BUDGET_BYTES=${SIZE_BUDGET_BYTES:-234600}
+# import and export names shortened (tools/wasm-names), no `Debug` of a `JsValue` and the glue's function names
+# minified, after issue 26's first conformance work (+2,780 bytes: the spec's interfaces and events, the new abort
+# and listing behaviours), rounded up to 235,900. It was 311,400 when the check came (748fe7f); issue 24 lowers it
+# on its way to 150 KiB (docs/performance.md says what each step took out).
+BUDGET_BYTES=${SIZE_BUDGET_BYTES:-235900}
 
 pkg=${1:-"$ROOT/bridge/pkg"}
 total=0

@@ -201,6 +201,8 @@ release("late");
 await mc.executeTool(p_echo, {});
 await new Promise((resolve) => setTimeout(resolve, 50));
 out.events = heard;
+// The interfaces' names, as the spec gives them (the package's bundler shortens other names).
+out.names = [Object.getPrototypeOf(mc).constructor.name, ToolActivatedEvent.name, ToolCancelEvent.name];
 return out;
 "#;
 
@@ -250,6 +252,7 @@ fn native_answers() -> Value {
             ["context", "toolcancel", "p_slow", false, false, true],
             ["context", "toolactivated", "p_echo", false, false, true],
         ],
+        "names": ["ModelContext", "ToolActivatedEvent", "ToolCancelEvent"],
     })
 }
 
