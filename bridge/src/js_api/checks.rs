@@ -63,7 +63,7 @@ pub(super) fn prepare_call(
         None => call_target(tool)?,
     };
     let args = call_args(args, native.is_some())?;
-    let signal = call_signal(options)?;
+    let signal = signal_option(options, "executeTool")?;
     let call_id = match get(options, "callId") {
         v if v.is_undefined() || v.is_null() => None,
         v => Some(
@@ -112,16 +112,17 @@ pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<(Option<String
     Ok((Some(text), form))
 }
 
-/// The `signal` of `executeTool`'s options, checked.
-pub(super) fn call_signal(options: &JsValue) -> Result<Option<web_sys::AbortSignal>, JsValue> {
+/// The `signal` of `method`'s options (`executeTool`, `registerTool`), checked: none when it is left out, else an
+/// `AbortSignal` or a `TypeError`.
+pub(super) fn signal_option(options: &JsValue, method: &str) -> Result<Option<web_sys::AbortSignal>, JsValue> {
     let signal = get(options, "signal");
-    let signal = if signal.is_undefined() || signal.is_null() {
-        None
-    } else {
-        // A signal of another window (a frame's AbortController) is an AbortSignal too.
-        Some(js::abort_signal(signal).ok_or_else(|| type_error("executeTool: options.signal must be an AbortSignal"))?)
-    };
-    Ok(signal)
+    if signal.is_undefined() || signal.is_null() {
+        return Ok(None);
+    }
+    // A signal of another window (a frame's AbortController) is an AbortSignal too.
+    js::abort_signal(signal)
+        .map(Some)
+        .ok_or_else(|| type_error(&format!("{method}: options.signal must be an AbortSignal")))
 }
 
 /// A tool object of `registerTool`, checked (its schema and annotations within the page's `limits`).

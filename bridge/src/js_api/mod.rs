@@ -68,9 +68,10 @@ fn define_model_context(driver: &Driver) {
         // Where the browser has its own, the bridge's object takes its place (the bridge keeps a reference to it
         // and registers every tool there too, see native.rs); where there is none, the bridge defines it as the
         // spec does (a getter of Document.prototype, and the interfaces); a polyfill's object is left alone.
-        if crate::native::registry::context().is_none() && !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
+        let native = crate::native::registry::context().is_some();
+        if !native && !js_sys::Reflect::has(&document, &key).unwrap_or(true) {
             js::define_on_document(&context);
-        } else if crate::native::registry::context().is_some() {
+        } else if native {
             let descriptor = js_sys::Object::new();
             let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("value"), &context);
             let _ = js_sys::Reflect::set(&descriptor, &JsValue::from_str("configurable"), &JsValue::TRUE);
@@ -130,14 +131,9 @@ impl BridgeHandle {
             Ok(local) => local,
             Err(error) => return js_sys::Promise::reject(&to_js_error(error)),
         };
-        let signal = match get(&options, "signal") {
-            v if v.is_undefined() || v.is_null() => None,
-            v => match js::abort_signal(v) {
-                Some(signal) => Some(signal),
-                None => {
-                    return js_sys::Promise::reject(&type_error("registerTool: options.signal must be an AbortSignal"));
-                }
-            },
+        let signal = match checks::signal_option(&options, "registerTool") {
+            Ok(signal) => signal,
+            Err(error) => return js_sys::Promise::reject(&error),
         };
         if let Some(signal) = signal.as_ref().filter(|s| s.aborted()) {
             return js_sys::Promise::reject(&signal.reason());
