@@ -47,7 +47,7 @@ export class ToolStatusEvent extends Event {
 }
 
 // `toolactivated` and `toolcancel`, as native fires them at its ModelContext (docs/native.md), of the browser's own
-// classes (ToolActivatedEvent, ToolCancelEvent) where it has them, else of these two, which `defineInterfaces` also
+// classes (ToolActivatedEvent, ToolCancelEvent) where it has them, else of these two, which `defineOnDocument` also
 // makes the page's globals where the browser has none (as the spec defines them); `toolName` either way. Not
 // bubbling, not cancelable, and never trusted (script cannot make a trusted event).
 class ToolEvent extends Event {
@@ -94,9 +94,12 @@ function byName(tools) {
   return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+// The mark by which any copy of the bridge tells its ModelContext class from the browser's (js/native.js): a
+// registered symbol, the same in every copy.
+export const BRIDGE_CLASS_MARK = Symbol.for("interpane.ModelContext");
+
 export class ModelContext extends EventTarget {
-  // The mark by which any copy of the bridge tells this class from the browser's (js/native.js).
-  static [Symbol.for("interpane.ModelContext")] = true;
+  static [BRIDGE_CLASS_MARK] = true;
   #handle;
   #ready;
   #ontoolchange = handlerProperty(this, "toolchange");

@@ -1,13 +1,15 @@
 // Native WebMCP (the browser's own document.modelContext, docs/native.md). Rust decides what to register and with
 // which exposedTo; these functions only make the objects and calls native takes.
 
+import { BRIDGE_CLASS_MARK } from "./context.js";
+
 // The browser's own ModelContext when `value` is one (not a polyfill, not this bridge's object), else null. Where
 // the browser has none, a bridge (this copy of the module or another) made its own class the page's ModelContext:
 // that class is marked, and is not the browser's.
 export function nativeModelContext(value) {
   const NativeModelContext = globalThis.ModelContext;
-  const ours = typeof NativeModelContext === "function" && NativeModelContext[Symbol.for("interpane.ModelContext")];
-  return typeof NativeModelContext === "function" && !ours && value instanceof NativeModelContext ? value : null;
+  if (typeof NativeModelContext !== "function" || NativeModelContext[BRIDGE_CLASS_MARK]) return null;
+  return value instanceof NativeModelContext ? value : null;
 }
 
 // Native's own registerTool, kept when watchNativeRegistrations puts its watcher in its place: the bridge's own
