@@ -164,10 +164,9 @@ impl Session {
             // Another window's call stopped before its turn came (its cancel in the same batch as its request)
             // never starts: its run is taken back before the driver sees it. The page's own call starts all the
             // same and is stopped at once, as native runs a tool before its caller's abort can reach it.
-            let unstarted =
-                self.effects.iter().position(|e| matches!(e, Effect::RunTool { run, .. } if *run == running.run));
             if from.peer != PeerId::SELF
-                && let Some(index) = unstarted
+                && let Some(index) =
+                    self.effects.iter().position(|e| matches!(e, Effect::RunTool { run, .. } if *run == running.run))
             {
                 self.effects.remove(index);
                 self.incoming.runs.remove(&running.run);
