@@ -2,21 +2,25 @@
 // a tool's result made safe to post, what a thrown value says, and JSON parsing without "__proto__" keys. Rust
 // applies every rule about them; these functions only build and read the objects.
 
-export function makeError(message, name, code, status, retryAfter) {
+export function makeError(message, name, kind, status, retryAfter) {
   const error = new Error(message);
   if (name && name !== "Error") error.name = name;
-  if (code) error.code = code;
+  if (kind) {
+    error.kind = kind;
+    // `kind` under its earlier name, kept on Error objects (a DOMException's `code` is the platform's number).
+    error.code = kind;
+  }
   if (status !== undefined) error.status = status;
   if (retryAfter !== undefined) error.retryAfter = retryAfter;
   return error;
 }
 
 // A DOMException of the name native WebMCP rejects with (DataError, InvalidStateError, UnknownError), with the
-// bridge's `code` as an own property when given: DOMException's own `code` is a read-only number on its prototype,
-// which this shadows.
-export function makeDomException(message, name, code, status, retryAfter) {
+// bridge's `kind` as an own property when given; its `code` stays the platform's number for the name, which
+// code written for native WebMCP (and the platform tests) compare.
+export function makeDomException(message, name, kind, status, retryAfter) {
   const error = new DOMException(message, name);
-  if (code) Object.defineProperty(error, "code", { value: code, enumerable: true, writable: true, configurable: true });
+  if (kind) error.kind = kind;
   if (status !== undefined) error.status = status;
   if (retryAfter !== undefined) error.retryAfter = retryAfter;
   return error;
@@ -81,4 +85,14 @@ export function parseWithoutProtoKeys(text) {
   return JSON.parse(text, function (key, value) {
     return key === "__proto__" ? undefined : value;
   });
+}
+
+// A JSON Schema `pattern` as the browser's own RegExp (Unicode mode, as JSON Schema reads patterns), or the
+// SyntaxError's message for one that is not a regular expression.
+export function compilePattern(source) {
+  try {
+    return new RegExp(source, "u");
+  } catch (error) {
+    return String(error?.message ?? error);
+  }
 }

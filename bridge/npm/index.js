@@ -72,10 +72,10 @@ export function install(options) {
   return context;
 }
 
-/** Whether `error` is the Error a failed call rejects with (it has a string `code`). */
+/** Whether `error` is the Error a failed call rejects with (it has a string `kind`). */
 export function isToolCallError(error) {
   return typeof error === "object" && error !== null && typeof error.message === "string" &&
-    typeof error.code === "string";
+    typeof error.kind === "string";
 }
 
 function checkOptions(options) {

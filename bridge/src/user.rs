@@ -68,8 +68,9 @@ extern "C" {
 
 /// An `Error` with the provider's message, name, status and retryAfter, and the failure's `code`. Arguments refused
 /// by the tool's `inputSchema` are a `DOMException` `DataError` with code `invalid_args`, as the WebMCP
-/// web-platform-tests expect of a schema refusal (docs/native.md). A provider's error whose name only a
-/// `DOMException` has (native's `UnknownError`, a tool's `NotAllowedError`) is a `DOMException` here too.
+/// web-platform-tests expect of a schema refusal (docs/native.md). An error whose name only a `DOMException` has
+/// (native's `UnknownError`, a tool's `NotAllowedError`, the `UnknownError` of a provider that went away
+/// mid-call) is a `DOMException` here too.
 pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
     if error.kind == interpane_policy::ErrorKind::InvalidArgs {
         return make_dom_exception(&error.message, "DataError", error.kind.as_str());
@@ -80,7 +81,9 @@ pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
         Some(interpane_policy::RetryAfter::Text(t)) => JsValue::from_str(t),
         None => JsValue::UNDEFINED,
     };
-    if let Some(name) = error.name.filter(|name| interpane_policy::outcome::is_dom_exception_name(name)) {
+    let name = error.error_name();
+    let dom_name = error.name.is_some() || error.kind == interpane_policy::ErrorKind::Interrupted;
+    if dom_name && interpane_policy::outcome::is_dom_exception_name(name) {
         return make_dom_exception_with(&error.message, name, error.kind.as_str(), status, retry_after);
     }
     js::make_error(&error.message, error.error_name(), error.kind.as_str(), status, retry_after)

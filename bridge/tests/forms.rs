@@ -428,7 +428,7 @@ async fn a_required_password_blocks_the_submit_and_the_error_names_it() {
     let submits = watch_submits(&form, "prevent", &JsValue::UNDEFINED);
     let result = call("login_form", r#"{"email":"ada@example.com"}"#).await;
     assert_eq!(get(&result, "ok").as_bool(), Some(false));
-    assert_eq!(get(&result, "code").as_string().as_deref(), Some("tool_error"));
+    assert_eq!(get(&result, "kind").as_string().as_deref(), Some("tool_error"));
     assert_eq!(
         get(&result, "message").as_string().unwrap(),
         format!(
@@ -528,7 +528,7 @@ async fn a_rejected_response_fails_the_call_with_its_message() {
     watch_submits(&form, "reject", &JsValue::from_str("out of stock"));
     let result = call("failing_order_form", r#"{"item":"lamp"}"#).await;
     assert_eq!(get(&result, "message").as_string().as_deref(), Some("out of stock"));
-    assert_eq!(get(&result, "code").as_string().as_deref(), Some("tool_error"));
+    assert_eq!(get(&result, "kind").as_string().as_deref(), Some("tool_error"));
 }
 
 #[wasm_bindgen_test]
@@ -556,10 +556,12 @@ async fn arguments_for_missing_or_excluded_fields_are_refused_and_nothing_is_fil
     let submits = watch_submits(&form, "prevent", &JsValue::UNDEFINED);
     // Through the bridge, the schema check refuses the call before the form is touched.
     let result = call("guarded_form", r#"{"email":"ada@example.com","password":"hunter2"}"#).await;
-    assert_eq!(get(&result, "code").as_string().as_deref(), Some("invalid_args"));
+    assert_eq!(get(&result, "kind").as_string().as_deref(), Some("invalid_args"));
     assert_eq!(
         get(&result, "message").as_string().as_deref(),
-        Some(r#"invalid arguments for guarded_form: unexpected property "password" (allowed: email)"#)
+        Some(
+            r#"{"message":"invalid arguments for guarded_form: unexpected property \"password\" (allowed: email)","path":"/password","reason":"additionalProperties","schemaPath":"/additionalProperties"}"#
+        )
     );
     // Called directly, the definition's execute refuses them too, naming why.
     let definition = form_tool(&form);

@@ -62,7 +62,7 @@ export async function callTool(mc, name, args) {
   try {
     return { ok: true, value: await mc.executeTool(tool, args) };
   } catch (error) {
-    return { ok: false, name: error?.name, message: error?.message, code: error?.code, isDomException: error instanceof DOMException };
+    return { ok: false, name: error?.name, message: error?.message, kind: error?.kind, isDomException: error instanceof DOMException };
   }
 }
 

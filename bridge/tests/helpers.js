@@ -17,7 +17,7 @@ export async function settle(promise) {
       ok: false,
       name: error?.name,
       message: error?.message,
-      code: error?.code,
+      kind: error?.kind,
       status: error?.status,
       retryAfter: error?.retryAfter,
       isError: error instanceof Error || error instanceof DOMException,

@@ -184,15 +184,15 @@ async fn thrown_errors_keep_message_status_and_retry_after() {
     let result = call("executeTool", &[local_tool("rate_limited").await, Object::new().into()]).await;
     assert_eq!(
         text(&result),
-        r#"{"ok":false,"name":"Error","message":"Search is rate limited","code":"tool_error","status":429,"retryAfter":30,"isError":true}"#
+        r#"{"ok":false,"name":"Error","message":"Search is rate limited","kind":"tool_error","status":429,"retryAfter":30,"isError":true}"#
     );
     let result = call("executeTool", &[local_tool("string_retry").await, Object::new().into()]).await;
     assert_eq!(
         text(&result),
-        r#"{"ok":false,"name":"TypeError","message":"slow down","code":"tool_error","status":503,"retryAfter":"1.5","isError":true}"#
+        r#"{"ok":false,"name":"TypeError","message":"slow down","kind":"tool_error","status":503,"retryAfter":"1.5","isError":true}"#
     );
     let result = call("executeTool", &[local_tool("garbage_fields").await, Object::new().into()]).await;
-    assert_eq!(text(&result), r#"{"ok":false,"name":"Error","message":"bad","code":"tool_error","isError":true}"#);
+    assert_eq!(text(&result), r#"{"ok":false,"name":"Error","message":"bad","kind":"tool_error","isError":true}"#);
     let result = call("executeTool", &[local_tool("throws_string").await, Object::new().into()]).await;
     assert_eq!(get(&result, "message").as_string().as_deref(), Some("just a string"));
 }
@@ -205,11 +205,15 @@ async fn arguments_are_checked_against_the_schema_before_the_tool_runs() {
     );
     let runs = register_counting(&mc, "sized", &function("return args.size;"), &extra);
     let result = call("executeTool", &[local_tool("sized").await, json(r#"{"size":"huge"}"#)]).await;
-    assert_eq!(get(&result, "code").as_string().as_deref(), Some("invalid_args"));
+    assert_eq!(get(&result, "kind").as_string().as_deref(), Some("invalid_args"));
     assert_eq!(get(&result, "name").as_string().as_deref(), Some("DataError"));
     assert_eq!(get(&result, "isError").as_bool(), Some(true));
-    let message = get(&result, "message").as_string().unwrap();
-    assert!(message.contains("size must be one of small, medium, large; got \"huge\""), "{message}");
+    // The message is JSON text: the first problem's place and keyword, and the words of every problem.
+    let message = js_sys::JSON::parse(&get(&result, "message").as_string().unwrap()).unwrap();
+    assert_eq!(get(&message, "path").as_string().as_deref(), Some("/size"));
+    assert_eq!(get(&message, "reason").as_string().as_deref(), Some("enum"));
+    let words = get(&message, "message").as_string().unwrap();
+    assert!(words.contains("size must be one of small, medium, large; got \"huge\""), "{words}");
     assert_eq!(get(&runs, "count").as_f64(), Some(0.0), "the tool never ran");
     let result = call("executeTool", &[local_tool("sized").await, json(r#"{"size":"large"}"#)]).await;
     assert_eq!(text(&result), r#"{"ok":true,"value":"large"}"#);
@@ -324,10 +328,10 @@ async fn bad_call_arguments_reject_with_type_errors() {
     register_counting(&mc, "takes_object", &function("return 1;"), &JsValue::UNDEFINED);
     let tool = local_tool("takes_object").await;
     let cases: [(JsValue, &str); 6] = [
-        (JsValue::from_f64(5.0), "must be an object"),
-        (JsValue::TRUE, "must be an object"),
-        (JsValue::NULL, "must be an object"),
-        (json("[1,2]"), "must be an object"),
+        (JsValue::from_f64(5.0), "must be an object or an array"),
+        (JsValue::TRUE, "must be an object or an array"),
+        (JsValue::NULL, "must be an object or an array"),
+        (JsValue::from_str("\"text\""), "must be an object or an array"),
         (JsValue::from_str("not json"), "the arguments"),
         (json(r#""{\"__proto__\":{\"x\":1}}""#), "__proto__"),
     ];
@@ -384,7 +388,7 @@ async fn a_plain_webmcp_peer_in_a_frame_is_listed_and_called() {
     let fails = tools.iter().find(|t| get(t, "name").as_string().as_deref() == Some("peer_fails")).unwrap();
     let result = call("executeTool", &[fails, Object::new().into()]).await;
     assert_eq!(get(&result, "message").as_string().as_deref(), Some("no stock"));
-    assert_eq!(get(&result, "code").as_string().as_deref(), Some("tool_error"));
+    assert_eq!(get(&result, "kind").as_string().as_deref(), Some("tool_error"));
 }
 
 #[wasm_bindgen_test]

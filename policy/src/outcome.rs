@@ -133,7 +133,9 @@ impl ErrorKind {
         match self {
             Self::Cancelled => "AbortError",
             Self::Timeout => "TimeoutError",
-            Self::Interrupted => "InterruptedError",
+            // Native WebMCP rejects with an `UnknownError` when the provider's frame goes away mid-call; the kind
+            // (`interrupted`) still tells a caller the call may or may not have run.
+            Self::Interrupted => "UnknownError",
             Self::UnknownTool => "NotFoundError",
             Self::InvalidArgs => "TypeError",
             _ => "Error",
@@ -312,6 +314,6 @@ mod tests {
     fn only_standard_names_are_kept() {
         assert_eq!(standard_error_name("AbortError"), Some("AbortError"));
         assert_eq!(standard_error_name("EvilError"), None);
-        assert_eq!(ToolError::new(ErrorKind::Interrupted, "x").error_name(), "InterruptedError");
+        assert_eq!(ToolError::new(ErrorKind::Interrupted, "x").error_name(), "UnknownError");
     }
 }

@@ -90,8 +90,11 @@ export interface ExecuteToolOptions {
   timeoutMs?: number;
 }
 
-/** The category of a failed call (`ToolCallError.code`). */
-export type ToolCallErrorCode =
+/** @deprecated the earlier name of `ToolCallErrorKind`. */
+export type ToolCallErrorCode = ToolCallErrorKind;
+
+/** The category of a failed call (`ToolCallError.kind`). */
+export type ToolCallErrorKind =
   | "tool_error"
   | "unknown_tool"
   | "invalid_args"
@@ -104,7 +107,9 @@ export type ToolCallErrorCode =
 /** The error a failed call rejects with (an `Error`; test for it with `isToolCallError`). */
 export interface ToolCallError extends Error {
   /** What kind of failure: branch on this, not on the message. */
-  code: ToolCallErrorCode;
+  kind: ToolCallErrorKind;
+  /** @deprecated `kind` under its earlier name, on `Error` objects only (a `DOMException`'s `code` is its number). */
+  code?: ToolCallErrorKind | number;
   /** The HTTP-like status the tool threw with, when valid (100-599). */
   status?: number;
   /** The retryAfter the tool threw with, as given (a number, or a numeric string). */

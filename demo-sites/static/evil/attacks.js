@@ -154,7 +154,7 @@ export function attacks({ shop, pay, origins, bridge }) {
           if (result?.silent === true) return { verdict: "blocked", detail: "no answer within 2 s" };
           return { verdict: "leaked", detail: `resolved with ${summarize(result)}` };
         } catch (error) {
-          return { verdict: "blocked", detail: `rejected: ${error.code ?? error.name}: ${error.message}` };
+          return { verdict: "blocked", detail: `rejected: ${error.kind ?? error.name}: ${error.message}` };
         }
       },
     },

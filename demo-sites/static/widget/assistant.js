@@ -46,8 +46,8 @@ export function parseCommand(text) {
 
 /** The chip state of a rejected call: stopped, interrupted or failed. */
 export function stateOfError(error) {
-  if (error?.name === "AbortError" || error?.code === "cancelled") return "stopped";
-  if (error?.code === "interrupted") return "interrupted";
+  if (error?.name === "AbortError" || error?.kind === "cancelled") return "stopped";
+  if (error?.kind === "interrupted") return "interrupted";
   return "failed";
 }
 

@@ -45,7 +45,7 @@ async function callTool(name, args) {
     return "completed";
   } catch (error) {
     const state = stateOfError(error);
-    settleChip(state, describeError(error), { status: error?.status, retryAfter: error?.retryAfter, code: error?.code });
+    settleChip(state, describeError(error), { status: error?.status, retryAfter: error?.retryAfter, kind: error?.kind });
     return state;
   } finally {
     inFlight.delete(controller);

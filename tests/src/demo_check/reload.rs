@@ -89,7 +89,7 @@ const RETRY_CHECKOUT: &str = "const [callId, shop] = args; \
     const checkout = tools.find((tool) => tool.name === 'checkout' && tool.origin === shop); \
     if (!checkout) throw new Error('the new widget page does not see the shop\\'s checkout'); \
     try { await document.modelContext.executeTool(checkout, {}, { callId }); return 'completed'; } \
-    catch (error) { return error.code ?? error.name ?? String(error); }";
+    catch (error) { return error.kind ?? error.name ?? String(error); }";
 
 /// Reloads the document of the current frame and waits until its successor has loaded.
 async fn reload_current_document(v: &Visit) -> E2eResult<()> {

@@ -211,37 +211,37 @@ fn error_table(dir: &Direction) -> Vec<(String, &'static str, Value)> {
         (
             "rate_limited",
             r#"throw Object.assign(new Error("Search is rate limited"), { status: 429, retryAfter: 30 });"#,
-            json!({ "name": "Error", "message": "Search is rate limited", "code": "tool_error", "status": 429, "retryAfter": 30 }),
+            json!({ "name": "Error", "message": "Search is rate limited", "kind": "tool_error", "status": 429, "retryAfter": 30 }),
         ),
         (
             "string_retry",
             r#"throw Object.assign(new TypeError("slow down"), { status: 503, retryAfter: "30" });"#,
-            json!({ "name": "TypeError", "message": "slow down", "code": "tool_error", "status": 503, "retryAfter": "30" }),
+            json!({ "name": "TypeError", "message": "slow down", "kind": "tool_error", "status": 503, "retryAfter": "30" }),
         ),
         (
             "garbage_numbers",
             r#"throw Object.assign(new RangeError("out of range"), { status: 42, retryAfter: -1 });"#,
-            json!({ "name": "RangeError", "message": "out of range", "code": "tool_error" }),
+            json!({ "name": "RangeError", "message": "out of range", "kind": "tool_error" }),
         ),
         (
             "garbage_kinds",
             r#"throw Object.assign(new Error("kinds"), { status: "429", retryAfter: "soon" });"#,
-            json!({ "name": "Error", "message": "kinds", "code": "tool_error" }),
+            json!({ "name": "Error", "message": "kinds", "kind": "tool_error" }),
         ),
         (
             "garbage_fractions",
             r#"throw Object.assign(new Error("fractions"), { status: 429.5, retryAfter: Infinity });"#,
-            json!({ "name": "Error", "message": "fractions", "code": "tool_error" }),
+            json!({ "name": "Error", "message": "fractions", "kind": "tool_error" }),
         ),
         (
             "custom_name",
             r#"throw Object.assign(new Error("declined"), { name: "PaymentDeclined", status: 402 });"#,
-            json!({ "name": "Error", "message": "declined", "code": "tool_error", "status": 402 }),
+            json!({ "name": "Error", "message": "declined", "kind": "tool_error", "status": 402 }),
         ),
         (
             "throws_string",
             r#"throw "just a string";"#,
-            json!({ "name": "Error", "message": "just a string", "code": "tool_error" }),
+            json!({ "name": "Error", "message": "just a string", "kind": "tool_error" }),
         ),
     ];
     rows.into_iter()

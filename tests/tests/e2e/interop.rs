@@ -101,7 +101,7 @@ async fn bridge_consumer_uses_plain_tools(t: &Ctx, provider: Page, site: Site, c
         check_eq(outcome, expected, &format!("call {n} of the plain peer's tool"))?;
     }
     let outcome = call(t, consumer, "plain_fails", json!({})).await?;
-    let expected = json!({ "ok": false, "name": "Error", "message": "declined", "code": "tool_error" });
+    let expected = json!({ "ok": false, "name": "Error", "message": "declined", "kind": "tool_error" });
     check_eq(outcome, expected, "the plain peer's error at the bridge")?;
     js(t, consumer, "return e2e.start('waits', 'plain_waits', {});", vec![]).await?;
     wait_counter(t, site, "plain_waits", 1).await?;

@@ -603,7 +603,7 @@ pub async fn a_bridge_page_lists_and_calls_a_native_only_frame(t: Ctx) -> E2eRes
         check(
             busy["ok"] == json!(false)
                 && busy["name"] == json!("UnknownError")
-                && busy["code"] == json!("tool_error")
+                && busy["kind"] == json!("tool_error")
                 && busy.get("status").is_none(),
             || format!("native_busy on native's path: expected UnknownError, code tool_error, no status; got {busy}"),
         )?;
@@ -612,7 +612,7 @@ pub async fn a_bridge_page_lists_and_calls_a_native_only_frame(t: Ctx) -> E2eRes
             format!("bridge_busy on the bridge's path: expected status 429 and retryAfter 30, got {busy}")
         })?;
         let unchecked = call("bridge_double", json!({ "x": "21" })).await?;
-        check(unchecked["code"] == json!("invalid_args"), || {
+        check(unchecked["kind"] == json!("invalid_args"), || {
             format!("bridge_double with a string x on the bridge's path: expected invalid_args, got {unchecked}")
         })
     })
@@ -645,7 +645,7 @@ pub async fn a_call_id_runs_once_on_natives_path_too(t: Ctx) -> E2eResult<()> {
 const RECORD_RESULTS: &str = r#"
 window.heard = { results: [], cancels: [] };
 document.modelContext.addEventListener("toolresult", (event) =>
-  window.heard.results.push([event.name, event.status, event.error?.code ?? null]));
+  window.heard.results.push([event.name, event.status, event.error?.kind ?? null]));
 document.modelContext.addEventListener("toolcancel", (event) => window.heard.cancels.push(event.toolName));
 return true;
 "#;
@@ -794,7 +794,7 @@ pub async fn a_bridge_frame_lists_and_calls_a_native_only_host(t: Ctx) -> E2eRes
         check_eq(doubled, json!({ "ok": true, "value": { "doubled": 42 } }), "host_double on native's path")?;
         let busy = js(&t, widget, "return await e2e.call('host_busy', {});", vec![]).await?;
         check(
-            busy["ok"] == json!(false) && busy["name"] == json!("UnknownError") && busy["code"] == json!("tool_error"),
+            busy["ok"] == json!(false) && busy["name"] == json!("UnknownError") && busy["kind"] == json!("tool_error"),
             || format!("host_busy on native's path: expected UnknownError with code tool_error, got {busy}"),
         )
     })
@@ -871,7 +871,7 @@ pub async fn tools_registered_with_native_after_install_reach_windows_native_doe
         let doubled = js(&t, frame, "return await e2e.call('late_double', { x: 21 });", vec![]).await?;
         check_eq(doubled, json!({ "ok": true, "value": { "doubled": 42 } }), "late_double from the widget")?;
         let unchecked = js(&t, frame, "return await e2e.call('late_double', { x: 'a' });", vec![]).await?;
-        check(unchecked["code"] == json!("invalid_args"), || {
+        check(unchecked["kind"] == json!("invalid_args"), || {
             format!("late_double with a string x: expected invalid_args, got {unchecked}")
         })?;
         let busy = js(&t, frame, "return await e2e.call('late_busy', {});", vec![]).await?;

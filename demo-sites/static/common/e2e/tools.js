@@ -48,7 +48,7 @@ export function makeTool(definition, e2e) {
 /**
  * `{ ok: true, value }` (`value` parsed from the string the call resolved with, when it is JSON; a call that
  * resolves with anything but a string is `{ ok: false, name: "NotAString" }`: executeTool resolves with a string,
- * as native WebMCP does), or `{ ok: false, name, message }` plus `code`, `status` and `retryAfter` when the error
+ * as native WebMCP does), or `{ ok: false, name, message }` plus `kind`, `status` and `retryAfter` when the error
  * has them (a key that is absent stays absent, so the suite can tell a dropped field from an empty one).
  */
 export function describeOutcome(promise) {
@@ -63,7 +63,7 @@ export function describeOutcome(promise) {
     },
     (error) => {
       const outcome = { ok: false, name: error?.name, message: error?.message ?? String(error) };
-      for (const key of ["code", "status", "retryAfter"]) {
+      for (const key of ["kind", "status", "retryAfter"]) {
         if (error !== null && typeof error === "object" && key in error) outcome[key] = error[key];
       }
       return outcome;

@@ -26,7 +26,7 @@ async function outcomeOf(promise) {
       ok: false,
       name: error?.name,
       message: error?.message,
-      code: error?.code ?? null,
+      kind: error?.kind ?? null,
       status: error?.status ?? null,
       retryAfter: error?.retryAfter ?? null,
       ownKeys: Object.getOwnPropertyNames(error).filter((key) => key !== "stack").sort(),

@@ -88,7 +88,7 @@ const INTERRUPTIONS = [
 /** "interrupted-<why>" for an interrupted call, else the error's code (or "aborted", "failed"). */
 function errorStatus(error) {
   // A DOMException has a numeric `code` (20 for AbortError): only the bridge's string codes count.
-  const code = typeof error?.code === "string" ? error.code : error?.name === "AbortError" ? "aborted" : "failed";
+  const code = typeof error?.kind === "string" ? error.kind : error?.name === "AbortError" ? "aborted" : "failed";
   if (code !== "interrupted") return code;
   const message = String(error?.message ?? "");
   const found = INTERRUPTIONS.find(([pattern]) => pattern.test(message));
@@ -178,7 +178,7 @@ async function main() {
         : event.status === "interrupted"
           ? errorStatus(event.error)
           : event.status;
-    once.events.push({ callId: event.callId, status, code: event.error?.code ?? null, recovered: event.recovered });
+    once.events.push({ callId: event.callId, status, code: event.error?.kind ?? null, recovered: event.recovered });
     report(event.callId, event.recovered ? "evr" : "ev", status);
   });
   await modelContext.ready;

@@ -83,7 +83,7 @@ export async function consumer(): Promise<void> {
       await context.executeTool(rateLimited, {});
     } catch (error) {
       failure = isToolCallError(error)
-        ? { code: error.code, status: error.status, retryAfter: error.retryAfter }
+        ? { kind: error.kind, status: error.status, retryAfter: error.retryAfter }
         : String(error);
     }
     window.__result = { ok: true, consumer: location.origin, provider: origin, result, failure };

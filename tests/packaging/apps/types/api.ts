@@ -1,7 +1,7 @@
 // What a strict TypeScript user expects of the package's types (compiled by tsc --noEmit in run.mjs; every
 // `@ts-expect-error` must find an error, or tsc fails).
 import init, { install, isToolCallError } from "interpane";
-import type { ModelContext, Tool, ToolCallErrorCode, ToolResultEvent, ToolStatusEvent } from "interpane";
+import type { ModelContext, Tool, ToolCallErrorKind, ToolResultEvent, ToolStatusEvent } from "interpane";
 import * as pkg from "interpane";
 import * as react from "interpane/react";
 import wasmUrl from "interpane/wasm";
@@ -22,8 +22,8 @@ const same: ModelContext = document.modelContext;
 document.modelContext.addEventListener("toolresult", (e) => {
   const id: string = e.callId;
   const status: "completed" | "failed" | "stopped" | "interrupted" = e.status;
-  const code: ToolCallErrorCode | undefined = e.error?.code;
-  void [id, status, code];
+  const kind: ToolCallErrorKind | undefined = e.error?.kind;
+  void [id, status, kind];
 });
 context.addEventListener("toolstatus", (e: ToolStatusEvent) => void e.tab);
 context.ontoolresult = (e: ToolResultEvent) => void e.durationMs;
@@ -58,10 +58,10 @@ async function call(tool: Tool) {
     await context.executeTool(tool, {});
   } catch (error) {
     if (isToolCallError(error)) {
-      const code: ToolCallErrorCode = error.code;
+      const kind: ToolCallErrorKind = error.kind;
       const status: number | undefined = error.status;
       const retryAfter: number | string | undefined = error.retryAfter;
-      void [code, status, retryAfter];
+      void [kind, status, retryAfter];
     }
   }
   return [id, wrong];

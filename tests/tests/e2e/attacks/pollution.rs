@@ -66,7 +66,7 @@ async fn call(t: &Ctx, tool: &str, args: &str, as_text: bool) -> E2eResult<Value
 
 /// A failed call as the shop's page sees it.
 fn failed(name: &str, message: &str, own_keys: &[&str]) -> Value {
-    json!({ "ok": false, "name": name, "message": message, "code": null, "status": null, "retryAfter": null,
+    json!({ "ok": false, "name": name, "message": message, "kind": null, "status": null, "retryAfter": null,
             "ownKeys": own_keys, "prototypeIsItsClass": true, "fields": plain() })
 }
 
@@ -157,9 +157,9 @@ async fn poisoned_answers_stay_plain_data(t: &Ctx) -> E2eResult<Vec<String>> {
         call(t, "poisoned_result", "{}", false).await?,
         json!({ "ok": true, "result": result, "value": plain() }),
     );
-    let mut error = failed("Error", "poisoned failure", &["code", "message"]);
+    let mut error = failed("Error", "poisoned failure", &["code", "kind", "message"]);
     error["fields"] = plain();
-    error["code"] = json!("tool_error");
+    error["kind"] = json!("tool_error");
     found.expect("a poisoned error", call(t, "poisoned_error", "{}", false).await?, error);
     Ok(found.0)
 }
@@ -188,7 +188,7 @@ async fn garbage_status_is_dropped(t: &Ctx) -> E2eResult<Vec<String>> {
     for (status, retry_after, kept_status, kept_retry) in rows {
         let args = json!({ "status": status, "retryAfter": retry_after }).to_string();
         let got = call(t, "garbage_status", &args, false).await?;
-        let kept = (got["status"].clone(), got["retryAfter"].clone(), got["code"].clone(), got["message"].clone());
+        let kept = (got["status"].clone(), got["retryAfter"].clone(), got["kind"].clone(), got["message"].clone());
         let expected = (kept_status, kept_retry, json!("tool_error"), json!("garbage"));
         if kept != expected {
             failures.push(format!("status {status} and retryAfter {retry_after}: expected {expected:?}, got {kept:?}"));

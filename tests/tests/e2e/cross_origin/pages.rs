@@ -188,7 +188,7 @@ pub async fn check_bridge_never_posts_to_star(t: &Ctx) -> E2eResult<Vec<FrameLog
 
 /// Whether `outcome` (a failed call's fields) has `code`; returns the outcome for a message.
 pub fn check_code(outcome: &Value, code: &str, what: &str) -> E2eResult<()> {
-    check(outcome["ok"] == json!(false) && outcome["code"] == json!(code), || {
+    check(outcome["ok"] == json!(false) && outcome["kind"] == json!(code), || {
         format!("{what}: expected a failure with code {code:?}, got {outcome}")
     })
 }
