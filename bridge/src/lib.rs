@@ -80,6 +80,7 @@ mod native;
 mod observe;
 mod oneshot;
 mod options;
+mod patterns;
 mod random;
 mod rust_api;
 mod store;

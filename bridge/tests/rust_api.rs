@@ -148,7 +148,7 @@ async fn a_call_over_the_size_limit_is_refused_at_once_with_a_typed_error() {
 
     let refused = bridge.execute_tool(&tool, json!({ "a": { "__proto__": 1 } }), CallOptions::default()).await;
     assert!(matches!(refused, Err(CallError::Arguments(CallArgsError::ProtoKey))), "{refused:?}");
-    let refused = bridge.execute_tool(&tool, json!([1, 2]), CallOptions::default()).await;
+    let refused = bridge.execute_tool(&tool, json!("text"), CallOptions::default()).await;
     assert!(matches!(refused, Err(CallError::Arguments(CallArgsError::NotAnObject))), "{refused:?}");
     pause(50).await;
     assert_eq!(ran.get(), 0, "a refused call ran its tool");

@@ -443,6 +443,7 @@ fn problems_carry_their_path_and_kind() {
         error.problems(),
         [ArgProblem {
             path: "quantity".into(),
+            pointer: "/quantity".into(),
             kind: ProblemKind::WrongType { expected: "an integer".into(), got: "2.5".into() },
         }]
     );
@@ -454,8 +455,40 @@ fn becomes_an_invalid_args_tool_error() {
     let schema = ArgSchema::compile(&order()).unwrap();
     let error: ToolError = schema.check(&json!({"quantity": 1})).unwrap_err().into();
     assert_eq!(error.kind, ErrorKind::InvalidArgs);
-    assert_eq!(error.message, "sku is required");
+    assert_eq!(
+        error.message,
+        r#"{"message":"sku is required","path":"/sku","reason":"required","schemaPath":"/required"}"#
+    );
     assert_eq!(error.error_name(), "TypeError");
+}
+
+/// The message of a refusal is what native WebMCP's `DataError` carries, and the platform tests parse: the first
+/// problem's place as a JSON Pointer (escaped as RFC 6901 says), the keyword it breaks, and the words of every
+/// problem.
+#[test]
+fn a_refusal_names_its_first_problem_as_a_pointer_and_a_keyword() {
+    let schema = ArgSchema::compile(&json!({
+        "type": "object",
+        "properties": {
+            "a/b~c": { "type": "array", "items": { "enum": ["x"] } },
+            "n": { "const": 3 },
+            "low": { "exclusiveMinimum": 0 }
+        }
+    }))
+    .unwrap();
+    let cases = [
+        (json!({ "a/b~c": ["x", "y"] }), "/a~1b~0c/1", "enum"),
+        (json!({ "n": 4 }), "/n", "const"),
+        (json!({ "low": 0 }), "/low", "exclusiveMinimum"),
+    ];
+    for (args, pointer, keyword) in cases {
+        let error = schema.check(&args).unwrap_err();
+        let message: serde_json::Value = serde_json::from_str(&error.to_message("")).unwrap();
+        assert_eq!(message["path"], json!(pointer), "{args}");
+        assert_eq!(message["reason"], json!(keyword), "{args}");
+        assert_eq!(message["schemaPath"], json!(format!("/{keyword}")), "{args}");
+        assert_eq!(message["message"], json!(error.to_string()), "{args}");
+    }
 }
 
 #[test]

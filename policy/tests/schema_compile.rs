@@ -142,3 +142,112 @@ fn the_deepest_schema_checks_the_deepest_value() {
     let path = vec!["a"; MAX_SCHEMA_DEPTH].join(".");
     assert_eq!(schema.check(&args).unwrap_err().to_string(), format!("{path} must be a string; got 7"));
 }
+
+/// What a page registers a tool with is held to WebMCP's schema subset (as the platform tests hold
+/// `registerTool`): excluded keywords anywhere in the schema, and an `additionalProperties` other than `false`,
+/// are refused with where they are; data inside `enum` and `const` is not looked at, and `compile` (the forms'
+/// schemas) still ignores these keywords.
+#[test]
+fn registered_schemas_are_held_to_the_webmcp_subset() {
+    let refused = [
+        (json!({"type": "object", "properties": {"x": {"$ref": "#/foo"}}}), "inputSchema.properties.x.$ref: $ref"),
+        (
+            json!({"properties": {"x": {"type": "string", "format": "email"}}}),
+            "inputSchema.properties.x.format: format",
+        ),
+        (
+            json!({"properties": {"x": {}}, "additionalProperties": true}),
+            "inputSchema.additionalProperties: additionalProperties other than false",
+        ),
+        (
+            json!({"additionalProperties": {"type": "string"}}),
+            "inputSchema.additionalProperties: additionalProperties other than false",
+        ),
+        (json!({"unevaluatedProperties": false}), "inputSchema.unevaluatedProperties: unevaluatedProperties"),
+        (json!({"dependentRequired": {"x": ["y"]}}), "inputSchema.dependentRequired: dependentRequired"),
+        (json!({"properties": {"x": {"$defs": {}}}}), "inputSchema.properties.x.$defs: $defs"),
+        (json!({"items": [{"contentEncoding": "base64"}]}), "inputSchema.items[0].contentEncoding: contentEncoding"),
+        (
+            json!({"type": "array", "items": {"anyOf": [{}, {"format": "date"}]}}),
+            "inputSchema.items.anyOf[1].format: format",
+        ),
+    ];
+    for (schema, expected) in refused {
+        let error = ArgSchema::compile_registered(&schema, None).unwrap_err();
+        assert!(matches!(error, SchemaError::OutsideSubset { .. }), "{schema}: {error:?}");
+        assert_eq!(error.to_string(), format!("{expected} is outside WebMCP's schema subset"), "{schema}");
+        assert_eq!(ArgSchema::check_subset(&schema).unwrap_err(), error, "{schema}");
+        assert!(ArgSchema::compile(&schema).is_ok(), "compile ignores these keywords: {schema}");
+    }
+    let accepted = [
+        json!({"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": false}),
+        json!({"properties": {"x": {"enum": [{"$ref": "#/x", "format": "data"}]}}}),
+        json!({"const": {"additionalProperties": true}}),
+    ];
+    for schema in accepted {
+        assert!(ArgSchema::compile_registered(&schema, None).is_ok(), "{schema}");
+    }
+}
+
+/// A stand-in engine for the policy's own tests (the bridge's is the browser's `RegExp`, tested in Chromium by
+/// bridge/tests/conformance.rs): a literal, optionally anchored with `^` and `$`; a `[` is not a regular expression.
+struct LiteralPatterns;
+
+#[derive(Debug)]
+struct Literal {
+    text: String,
+    start: bool,
+    end: bool,
+}
+
+impl interpane_policy::schema::Pattern for Literal {
+    fn is_match(&self, text: &str) -> bool {
+        match (self.start, self.end) {
+            (true, true) => text == self.text,
+            (true, false) => text.starts_with(&self.text),
+            (false, true) => text.ends_with(&self.text),
+            (false, false) => text.contains(&self.text),
+        }
+    }
+}
+
+impl interpane_policy::schema::PatternEngine for LiteralPatterns {
+    fn compile(&self, source: &str) -> Result<std::rc::Rc<dyn interpane_policy::schema::Pattern>, String> {
+        if source.contains('[') {
+            return Err("missing /".into());
+        }
+        let start = source.starts_with('^');
+        let end = source.ends_with('$');
+        let text = source.trim_start_matches('^').trim_end_matches('$').to_owned();
+        Ok(std::rc::Rc::new(Literal { text, start, end }))
+    }
+}
+
+/// With an engine, `pattern` is compiled when the tool is registered (a bad one refused with where it is and the
+/// engine's words) and holds every string it applies to; without one, and with `compile`, it is not enforced.
+#[test]
+fn patterns_are_compiled_by_the_engine_given_and_enforced() {
+    let schema = json!({"type": "object", "properties": {"code": {"type": "string", "pattern": "^ab"}}});
+    let checked = ArgSchema::compile_registered(&schema, Some(&LiteralPatterns)).unwrap();
+    assert!(checked.check(&json!({"code": "abc"})).is_ok());
+    let refused = checked.check(&json!({"code": "xab"})).unwrap_err();
+    assert_eq!(refused.to_string(), r#"code must match the pattern "^ab""#);
+    let message: Value = serde_json::from_str(&refused.to_message("")).unwrap();
+    assert_eq!(
+        (&message["path"], &message["reason"], &message["schemaPath"]),
+        (&json!("/code"), &json!("pattern"), &json!("/pattern"))
+    );
+    for unchecked in [ArgSchema::compile_registered(&schema, None).unwrap(), ArgSchema::compile(&schema).unwrap()] {
+        assert!(unchecked.check(&json!({"code": "xab"})).is_ok());
+    }
+    let bad = json!({"type": "string", "pattern": "["});
+    assert_eq!(
+        ArgSchema::compile_registered(&bad, Some(&LiteralPatterns)).unwrap_err().to_string(),
+        "inputSchema.pattern: [ is not a regular expression: missing /"
+    );
+    let not_text = json!({"pattern": 5});
+    assert!(matches!(
+        ArgSchema::compile_registered(&not_text, Some(&LiteralPatterns)),
+        Err(SchemaError::WrongShape { .. })
+    ));
+}

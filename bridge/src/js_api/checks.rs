@@ -1,6 +1,7 @@
 //! The checks of what page code passes to `registerTool` and `executeTool`, as native WebMCP makes them (measured,
 //! docs/native.md): tool objects, arguments, signals and options, each refused with the error native gives.
 
+use crate::patterns::BrowserPatterns;
 use interpane_policy::call_args::ArgsForm;
 use interpane_policy::session::{CallTarget, PeerId, ToolSpec};
 use interpane_policy::{ArgSchema, JsonText, Limits, ParseOptions, ToolName, WindowOrigin};
@@ -86,10 +87,9 @@ pub(super) fn prepare_call(
 
 /// The arguments of `executeTool`, checked as native checks them (measured, docs/native.md): left out or
 /// `undefined` they are `{}`; `null`, a number or a boolean is a `TypeError`, and so is an object that JSON cannot
-/// write (its `toJSON` gives `undefined`, a cycle). An array is a `TypeError` on the bridge's path, whose protocol
-/// carries an object; on native's path (`array_ok`) it goes to native, which takes it. A string holding a JSON
-/// object is taken too (the bridge's extension: native refuses every string with a `TypeError`, and so does the
-/// bridge any other string). As JSON text.
+/// write (its `toJSON` gives `undefined`, a cycle). An array is an object to WebMCP: it reaches the tool. A string
+/// holding a JSON object or array is taken too (the bridge's extension: native refuses every string with a
+/// `TypeError`, and so does the bridge any other string). As JSON text.
 pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<(Option<String>, ArgsForm), JsValue> {
     if args.is_undefined() {
         return Ok((None, ArgsForm::Written));
@@ -149,12 +149,18 @@ pub(crate) fn local_tool(
     let input_schema = json_object(&get(tool, "inputSchema"), &name, "inputSchema", limits)?;
     let annotations = json_object(&get(tool, "annotations"), &name, "annotations", limits)?;
     let validate = get(tool, "validateArgs").as_bool().unwrap_or(true);
-    let checker = match (&input_schema, validate) {
-        (Some(schema), true) => {
+    let checker = match &input_schema {
+        Some(schema) => {
             let value = schema.to_value().map_err(|e| BridgeError::invalid(e.to_string()))?;
-            Some(ArgSchema::compile(&value).map_err(|source| BridgeError::Schema { tool: name.to_string(), source })?)
+            let schema_error = |source| BridgeError::Schema { tool: name.to_string(), source };
+            if validate {
+                Some(ArgSchema::compile_registered(&value, Some(&BrowserPatterns)).map_err(schema_error)?)
+            } else {
+                ArgSchema::check_subset(&value).map_err(schema_error)?;
+                None
+            }
         }
-        _ => None,
+        None => None,
     };
     let exposed = get(options, "exposedTo");
     let exposed_to = if exposed.is_undefined() || exposed.is_null() {

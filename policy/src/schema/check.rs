@@ -7,7 +7,7 @@ use serde_json::{Map, Number, Value};
 use super::error::{ArgProblem, ArgsError, ProblemKind};
 use super::node::{Additional, Bounds, Choices, Node, ObjectRules};
 use super::number::compare;
-use super::render::{Step, path_of, short_json};
+use super::render::{Step, path_of, pointer_of, short_json};
 
 /// Walks a value beside its schema. The walk follows the schema, so its depth is bounded by the schema's.
 pub(crate) struct Checker<'a> {
@@ -34,8 +34,24 @@ impl<'a> Checker<'a> {
     }
 
     fn report(&mut self, kind: ProblemKind) {
+        self.report_below(None, kind);
+    }
+
+    /// Reports a problem here whose pointer names `below`, a part of the value here (a property that should not be
+    /// there), while its words name this place.
+    fn report_below(&mut self, below: Option<Step<'a>>, kind: ProblemKind) {
         if self.problems.len() < self.limit {
-            self.problems.push(ArgProblem { path: path_of(&self.steps), kind });
+            let path = path_of(&self.steps);
+            let pointer = match below {
+                Some(step) => {
+                    self.steps.push(step);
+                    let pointer = pointer_of(&self.steps);
+                    self.steps.pop();
+                    pointer
+                }
+                None => pointer_of(&self.steps),
+            };
+            self.problems.push(ArgProblem { path, pointer, kind });
         } else {
             self.more = true;
         }
@@ -59,9 +75,11 @@ impl<'a> Checker<'a> {
         if node.refuses_all {
             return self.report(ProblemKind::NotAllowed);
         }
-        for choices in [&node.constant, &node.enumeration].into_iter().flatten() {
-            if !choices.contains(value) {
-                return self.report(wrong_value(choices, value));
+        for (choices, keyword) in [(&node.constant, "const"), (&node.enumeration, "enum")] {
+            if let Some(choices) = choices
+                && !choices.contains(value)
+            {
+                return self.report(wrong_value(choices, value, keyword));
             }
         }
         if let Some(types) = &node.types
@@ -70,7 +88,7 @@ impl<'a> Checker<'a> {
             return self.report(ProblemKind::WrongType { expected: types.phrase.clone(), got: short_json(value) });
         }
         match value {
-            Value::String(text) => self.check_length(node, text),
+            Value::String(text) => self.check_string(node, text),
             Value::Number(number) if !node.bounds.is_empty() => self.check_bounds(&node.bounds, number),
             Value::Array(items) => self.check_array(node, items),
             Value::Object(properties) => {
@@ -79,6 +97,15 @@ impl<'a> Checker<'a> {
                 }
             }
             _ => {}
+        }
+    }
+
+    fn check_string(&mut self, node: &Node, text: &str) {
+        self.check_length(node, text);
+        if let Some(pattern) = &node.pattern
+            && !pattern.matcher.is_match(text)
+        {
+            self.report(ProblemKind::NoMatch { pattern: short_json(&Value::String(pattern.source.clone())) });
         }
     }
 
@@ -151,7 +178,10 @@ impl<'a> Checker<'a> {
                 (None, Additional::Allowed) => continue,
                 (None, Additional::Refused) => {
                     let allowed = rules.allowed_names.clone();
-                    self.report(ProblemKind::Unexpected { name: short_json(name), allowed });
+                    self.report_below(
+                        Some(Step::Key(name)),
+                        ProblemKind::Unexpected { name: short_json(name), allowed },
+                    );
                     continue;
                 }
             };
@@ -160,6 +190,6 @@ impl<'a> Checker<'a> {
     }
 }
 
-fn wrong_value(choices: &Choices, value: &Value) -> ProblemKind {
-    ProblemKind::WrongValue { expected: choices.phrase.clone(), got: short_json(value) }
+fn wrong_value(choices: &Choices, value: &Value, keyword: &'static str) -> ProblemKind {
+    ProblemKind::WrongValue { expected: choices.phrase.clone(), got: short_json(value), keyword }
 }

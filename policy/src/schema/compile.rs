@@ -7,33 +7,42 @@ use super::MAX_SCHEMA_DEPTH;
 use super::error::SchemaError;
 use super::node::{Additional, Bounds, Choices, JsonType, Node, ObjectRules, Types};
 use super::number::is_integer;
+use super::pattern::{CompiledPattern, PatternEngine};
 use super::render::{Step, VALUE_CHARS, list, push_step, short_json, shorten};
+
+/// The engine `pattern`s are compiled with, if any.
+pub(crate) type Patterns<'e> = Option<&'e dyn PatternEngine>;
 
 /// The path that every schema error starts with.
 const ROOT: &str = "inputSchema";
 
 /// Compiles a whole `inputSchema`, which must be an object.
-pub(crate) fn compile_root(schema: &Value) -> Result<Node, SchemaError> {
+pub(crate) fn compile_root(schema: &Value, patterns: Patterns<'_>) -> Result<Node, SchemaError> {
     match schema {
-        Value::Object(keywords) => compile_object(keywords, ROOT, 0),
+        Value::Object(keywords) => compile_object(keywords, ROOT, 0, patterns),
         other => Err(wrong_shape(ROOT, "an object", other)),
     }
 }
 
 /// Compiles a subschema: an object, or `true` (anything) or `false` (nothing).
-fn compile_subschema(schema: &Value, path: &str, depth: usize) -> Result<Node, SchemaError> {
+fn compile_subschema(schema: &Value, path: &str, depth: usize, patterns: Patterns<'_>) -> Result<Node, SchemaError> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(SchemaError::TooDeep { path: path.to_owned(), max: MAX_SCHEMA_DEPTH });
     }
     match schema {
-        Value::Object(keywords) => compile_object(keywords, path, depth),
+        Value::Object(keywords) => compile_object(keywords, path, depth, patterns),
         Value::Bool(true) => Ok(Node::default()),
         Value::Bool(false) => Ok(Node { refuses_all: true, ..Node::default() }),
         other => Err(wrong_shape(path, "a schema object (or true or false)", other)),
     }
 }
 
-fn compile_object(keywords: &Map<String, Value>, path: &str, depth: usize) -> Result<Node, SchemaError> {
+fn compile_object(
+    keywords: &Map<String, Value>,
+    path: &str,
+    depth: usize,
+    patterns: Patterns<'_>,
+) -> Result<Node, SchemaError> {
     let at = |keyword: &str| child(path, Step::Key(keyword));
     let mut node = Node::default();
     if let Some(types) = keywords.get("type") {
@@ -51,17 +60,28 @@ fn compile_object(keywords: &Map<String, Value>, path: &str, depth: usize) -> Re
     if let Some(value) = keywords.get("const") {
         node.constant = Some(Choices::new(std::slice::from_ref(value)));
     }
-    node.object = compile_object_rules(keywords, path, depth)?;
+    node.object = compile_object_rules(keywords, path, depth, patterns)?;
     match keywords.get("items") {
         // The tuple form (an array of schemas) of older drafts is outside the subset: ignored.
         None | Some(Value::Array(_)) => {}
-        Some(items) => node.items = Some(Box::new(compile_subschema(items, &at("items"), depth + 1)?)),
+        Some(items) => node.items = Some(Box::new(compile_subschema(items, &at("items"), depth + 1, patterns)?)),
     }
     node.min_items = count(keywords, "minItems", path)?;
     node.max_items = count(keywords, "maxItems", path)?;
     node.min_length = count(keywords, "minLength", path)?;
     node.max_length = count(keywords, "maxLength", path)?;
     node.bounds = compile_bounds(keywords, path)?;
+    // Without an engine a `pattern` is skipped, as every keyword outside the subset the checker enforces.
+    if let (Some(engine), Some(pattern)) = (patterns, keywords.get("pattern")) {
+        let at = at("pattern");
+        let Value::String(source) = pattern else { return Err(wrong_shape(&at, "a string", pattern)) };
+        let matcher = engine.compile(source).map_err(|reason| SchemaError::BadPattern {
+            path: at,
+            pattern: shorten(source, VALUE_CHARS),
+            reason,
+        })?;
+        node.pattern = Some(CompiledPattern { source: source.clone(), matcher });
+    }
     Ok(node)
 }
 
@@ -91,6 +111,7 @@ fn compile_object_rules(
     keywords: &Map<String, Value>,
     path: &str,
     depth: usize,
+    patterns: Patterns<'_>,
 ) -> Result<Option<ObjectRules>, SchemaError> {
     let (properties, required, additional) =
         (keywords.get("properties"), keywords.get("required"), keywords.get("additionalProperties"));
@@ -103,7 +124,7 @@ fn compile_object_rules(
         Some(Value::Object(properties)) => {
             let base = child(path, Step::Key("properties"));
             for (name, schema) in properties {
-                let node = compile_subschema(schema, &child(&base, Step::Key(name)), depth + 1)?;
+                let node = compile_subschema(schema, &child(&base, Step::Key(name)), depth + 1, patterns)?;
                 // Kept in name order by an ordered insert (the map usually iterates in that order already, so
                 // each lands at the end), not a sort: each element type sorted is a copy of the sort's code.
                 let at = rules.properties.partition_point(|(known, _)| known < name);
@@ -139,7 +160,7 @@ fn compile_object_rules(
         None | Some(Value::Bool(true)) => Additional::Allowed,
         Some(Value::Bool(false)) => Additional::Refused,
         Some(schema @ Value::Object(_)) => {
-            Additional::Checked(Box::new(compile_subschema(schema, &at_additional, depth + 1)?))
+            Additional::Checked(Box::new(compile_subschema(schema, &at_additional, depth + 1, patterns)?))
         }
         Some(other) => {
             return Err(wrong_shape(&at_additional, "a boolean or a schema object", other));

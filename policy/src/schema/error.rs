@@ -44,6 +44,26 @@ pub enum SchemaError {
         /// Where, such as `inputSchema.properties.sku.required`.
         path: String,
     },
+    /// A keyword that WebMCP's schema subset leaves out (only [`ArgSchema::compile_registered`] refuses it).
+    ///
+    /// [`ArgSchema::compile_registered`]: super::ArgSchema::compile_registered
+    #[error("{path}: {keyword} is outside WebMCP's schema subset")]
+    OutsideSubset {
+        /// Where, such as `inputSchema.properties.email.format`.
+        path: String,
+        /// The keyword, such as `format` or `additionalProperties other than false`.
+        keyword: &'static str,
+    },
+    /// A `pattern` that is not a regular expression.
+    #[error("{path}: {pattern} is not a regular expression: {reason}")]
+    BadPattern {
+        /// Where, such as `inputSchema.properties.code.pattern`.
+        path: String,
+        /// The pattern, shortened.
+        pattern: String,
+        /// Why, in the engine's words.
+        reason: String,
+    },
     /// Subschemas nest deeper than the checker follows.
     #[error("{path}: schemas nest more than {max} levels deep here; flatten the schema")]
     TooDeep {
@@ -96,9 +116,28 @@ impl fmt::Display for ArgsError {
     }
 }
 
+impl ArgsError {
+    /// The refusal as the message of the call's error: JSON text of an object with the first problem's `path` (a
+    /// JSON Pointer into the arguments, such as `/age`), `reason` (the keyword it breaks, such as `type`),
+    /// `schemaPath` (that keyword as a pointer, such as `/type`), and `message`, the text of every problem
+    /// (this error's `Display`) after `lead`. Native WebMCP's `DataError` messages have the first three, and the
+    /// platform tests read them; `message` keeps the words an agent corrects itself by.
+    pub fn to_message(&self, lead: &str) -> String {
+        let first = &self.problems[0];
+        let keyword = first.kind.keyword();
+        serde_json::json!({
+            "path": first.pointer,
+            "reason": keyword,
+            "schemaPath": format!("/{keyword}"),
+            "message": format!("{lead}{self}"),
+        })
+        .to_string()
+    }
+}
+
 impl From<ArgsError> for ToolError {
     fn from(error: ArgsError) -> Self {
-        ToolError::new(ErrorKind::InvalidArgs, error.to_string())
+        ToolError::new(ErrorKind::InvalidArgs, error.to_message(""))
     }
 }
 
@@ -107,6 +146,8 @@ impl From<ArgsError> for ToolError {
 pub struct ArgProblem {
     /// Where, such as `items[2].sku`; empty for the arguments object itself.
     pub path: String,
+    /// The same place as a JSON Pointer, such as `/items/2/sku`; empty for the arguments object itself.
+    pub pointer: String,
     /// What is wrong.
     pub kind: ProblemKind,
 }
@@ -128,6 +169,8 @@ pub enum ProblemKind {
         expected: String,
         /// The value found, as shortened JSON.
         got: String,
+        /// `enum` or `const`.
+        keyword: &'static str,
     },
     /// A required property is absent (the path names it).
     Missing,
@@ -186,13 +229,40 @@ pub enum ProblemKind {
     },
     /// The schema at this place is `false`: no value is allowed here.
     NotAllowed,
+    /// A string that `pattern` does not match.
+    NoMatch {
+        /// The pattern, as a shortened JSON string.
+        pattern: String,
+    },
+}
+
+impl ProblemKind {
+    /// The schema keyword the value breaks, such as `type`, `required` or `maxLength`.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            ProblemKind::WrongType { .. } => "type",
+            ProblemKind::WrongValue { keyword, .. } => keyword,
+            ProblemKind::Missing => "required",
+            ProblemKind::Unexpected { .. } => "additionalProperties",
+            ProblemKind::TooShort { .. } => "minLength",
+            ProblemKind::TooLong { .. } => "maxLength",
+            ProblemKind::TooSmall { exclusive: false, .. } => "minimum",
+            ProblemKind::TooSmall { exclusive: true, .. } => "exclusiveMinimum",
+            ProblemKind::TooLarge { exclusive: false, .. } => "maximum",
+            ProblemKind::TooLarge { exclusive: true, .. } => "exclusiveMaximum",
+            ProblemKind::TooFewItems { .. } => "minItems",
+            ProblemKind::TooManyItems { .. } => "maxItems",
+            ProblemKind::NotAllowed => "false",
+            ProblemKind::NoMatch { .. } => "pattern",
+        }
+    }
 }
 
 impl fmt::Display for ArgProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let subject = if self.path.is_empty() { "arguments" } else { self.path.as_str() };
         match &self.kind {
-            ProblemKind::WrongType { expected, got } | ProblemKind::WrongValue { expected, got } => {
+            ProblemKind::WrongType { expected, got } | ProblemKind::WrongValue { expected, got, .. } => {
                 write!(f, "{subject} must be {expected}; got {got}")
             }
             ProblemKind::Missing => write!(f, "{subject} is required"),
@@ -232,6 +302,7 @@ impl fmt::Display for ArgProblem {
                 write!(f, "{subject} must have at most {max} {}; got {got}", plural(*max, "item", "items"))
             }
             ProblemKind::NotAllowed => write!(f, "{subject} is not allowed"),
+            ProblemKind::NoMatch { pattern } => write!(f, "{subject} must match the pattern {pattern}"),
         }
     }
 }

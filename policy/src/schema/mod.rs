@@ -39,9 +39,12 @@ mod compile;
 mod error;
 mod node;
 mod number;
+mod pattern;
 mod render;
+mod subset;
 
 pub use error::{ArgProblem, ArgsError, ProblemKind, SchemaError};
+pub use pattern::{Pattern, PatternEngine};
 
 use serde_json::Value;
 
@@ -73,10 +76,34 @@ impl ArgSchema {
     /// The top-level schema is usually `{"type": "object", ...}`, but that is not required.
     pub fn compile(schema: &Value) -> Result<Self, SchemaError> {
         Ok(Self {
-            root: compile::compile_root(schema)?,
+            root: compile::compile_root(schema, None)?,
             #[cfg(feature = "record")]
             source: schema.clone(),
         })
+    }
+
+    /// Compiles the `inputSchema` a page registers a tool with, held to WebMCP's schema subset first, as the
+    /// platform tests hold `registerTool` to it: `$ref`, `$defs`, `format`, `contentEncoding`,
+    /// `unevaluatedProperties` and `dependentRequired` are refused anywhere in it, and so is an
+    /// `additionalProperties` other than `false` ([`SchemaError::OutsideSubset`]). The JavaScript and Rust APIs'
+    /// `registerTool` compile with this; the schemas the bridge builds for declarative forms (which say `format`
+    /// for an email field) with [`ArgSchema::compile`].
+    ///
+    /// `patterns` compiles each `pattern` (a [`SchemaError::BadPattern`] for one that is not a regular expression),
+    /// and the check then holds strings to it; without an engine `pattern` is not enforced, as [`ArgSchema::compile`]
+    /// does not enforce it.
+    pub fn compile_registered(schema: &Value, patterns: Option<&dyn PatternEngine>) -> Result<Self, SchemaError> {
+        Self::check_subset(schema)?;
+        Ok(Self {
+            root: compile::compile_root(schema, patterns)?,
+            #[cfg(feature = "record")]
+            source: schema.clone(),
+        })
+    }
+
+    /// Only the subset check of [`ArgSchema::compile_registered`], for a tool registered without argument checks.
+    pub fn check_subset(schema: &Value) -> Result<(), SchemaError> {
+        subset::check(schema)
     }
 
     /// The schema it was compiled from (feature `record`).

@@ -4,6 +4,7 @@
 use serde_json::{Number, Value};
 
 use super::number::{is_integer, json_equal};
+use super::pattern::CompiledPattern;
 use super::render::{allowed_value, list};
 
 /// One compiled schema (the whole `inputSchema`, or a part of it such as one property).
@@ -21,6 +22,7 @@ pub(crate) struct Node {
     pub(crate) min_length: Option<u64>,
     pub(crate) max_length: Option<u64>,
     pub(crate) bounds: Bounds,
+    pub(crate) pattern: Option<CompiledPattern>,
 }
 
 /// The JSON types a value may have (`type`).

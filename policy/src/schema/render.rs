@@ -51,6 +51,22 @@ pub(crate) fn path_of(steps: &[Step<'_>]) -> String {
     path
 }
 
+/// The JSON Pointer (RFC 6901) of a place in the arguments, such as `/items/2/sku`; empty for the arguments
+/// themselves.
+pub(crate) fn pointer_of(steps: &[Step<'_>]) -> String {
+    let mut pointer = String::new();
+    for step in steps {
+        pointer.push('/');
+        match step {
+            Step::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
+            Step::Index(index) => {
+                let _ = write!(pointer, "{index}");
+            }
+        }
+    }
+    pointer
+}
+
 /// Names shown without quotes in a path: letters, digits, `_`, `-` and `$`.
 fn is_plain_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '$'))

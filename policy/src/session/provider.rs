@@ -60,8 +60,8 @@ impl Session {
         };
         let registration = tool.registration;
         let problem = tool.spec.checker.as_ref().and_then(|checker| match args.to_value() {
-            Ok(value) => checker.check(&value).err().map(|e| e.to_string()),
-            Err(error) => Some(error.to_string()),
+            Ok(value) => checker.check(&value).err().map(|e| e.to_message(&format!("invalid arguments for {name}: "))),
+            Err(error) => Some(format!("invalid arguments for {name}: {error}")),
         });
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
@@ -92,7 +92,7 @@ impl Session {
         }
         self.schedule_journal_flush();
         if let Some(problem) = problem {
-            let error = ToolError::new(ErrorKind::InvalidArgs, format!("invalid arguments for {name}: {problem}"));
+            let error = ToolError::new(ErrorKind::InvalidArgs, problem);
             return self.finish(&key, ToolOutcome::Failed(error), Some(from.clone()));
         }
         let run = RunId(self.incoming.next_run);
