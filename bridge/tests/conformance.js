@@ -204,9 +204,8 @@ export async function abortOrder() {
   return order;
 }
 
-// Schemas with the keywords that a tentative platform test (register_tool_invalid_subset_schema) would have
-// registerTool refuse: the spec does not (it only serializes the schema) and native WebMCP in Chromium 156 takes
-// them, so the bridge takes them too (docs/native.md): a tool written for native registers with the bridge.
+// Schemas outside WebMCP's subset, which registerTool refuses with a TypeError as the platform tests ask
+// (register_tool_invalid_subset_schema; docs/schema.md), and one inside it that registers.
 export async function schemaSubset() {
   const execute = async () => "ok";
   const cases = {
@@ -219,6 +218,7 @@ export async function schemaSubset() {
     openObject: { type: "object", additionalProperties: true },
     extraSchema: { type: "object", additionalProperties: { type: "number" } },
     badPattern: { type: "object", properties: { a: { type: "string", pattern: "(" } } },
+    inside: { type: "object", properties: { a: { type: "string", pattern: "^a+$" } }, additionalProperties: false },
   };
   const outcome = {};
   for (const [key, inputSchema] of Object.entries(cases)) {
@@ -287,8 +287,114 @@ export async function madeUpTools() {
       await document.modelContext.executeTool(tool, {});
       return "resolved";
     } catch (error) {
-      return { name: error.name, isDomException: error instanceof DOMException, code: error.code };
+      return { name: error.name, isDomException: error instanceof DOMException, code: error.code, kind: error.kind };
     }
   };
   return { ours: await outcome(ours), theirs: await outcome(theirs) };
+}
+
+// A call refused by the tool's schema: a DOMException DataError (its platform code, 0, and the bridge's kind
+// invalid_args) whose message is JSON text naming the first problem (path, reason, schemaPath) with the words of
+// every problem; the tool does not run, and the corrected call runs it once. A `pattern` is the browser's RegExp.
+export async function dataErrors() {
+  let runs = 0;
+  const registration = new AbortController();
+  await document.modelContext.registerTool(
+    {
+      name: "data_error_tool",
+      description: "d",
+      inputSchema: {
+        type: "object",
+        properties: { age: { type: "integer", minimum: 0 }, code: { type: "string", pattern: "^[a-z]+$" } },
+        required: ["age"],
+      },
+      execute: async (args) => {
+        runs += 1;
+        return `ran with ${JSON.stringify(args)}`;
+      },
+    },
+    { signal: registration.signal },
+  );
+  const tool = (await document.modelContext.getTools()).find((t) => t.name === "data_error_tool");
+  const refusal = async (args) => {
+    try {
+      return { resolved: await document.modelContext.executeTool(tool, args) };
+    } catch (error) {
+      return { name: error.name, isDomException: error instanceof DOMException, code: error.code, kind: error.kind, message: JSON.parse(error.message) };
+    }
+  };
+  const outcome = {
+    missing: await refusal({}),
+    wrongType: await refusal({ age: "old" }),
+    noMatch: await refusal({ age: 3, code: "ABC1" }),
+    runsBefore: runs,
+    corrected: await refusal({ age: 3, code: "abc" }),
+    runsAfter: runs,
+  };
+  registration.abort();
+  return outcome;
+}
+
+// Arguments as native takes them: an array is an object and reaches the tool; left out, they are {}; a string that
+// holds no JSON object or array, a number and null are TypeErrors.
+export async function argumentForms() {
+  const seen = [];
+  const registration = new AbortController();
+  await document.modelContext.registerTool(
+    { name: "argument_forms_tool", description: "d", execute: (args) => { seen.push(args); return "ok"; } },
+    { signal: registration.signal },
+  );
+  const tool = (await document.modelContext.getTools()).find((t) => t.name === "argument_forms_tool");
+  const outcome = async (args) => {
+    try {
+      return await document.modelContext.executeTool(tool, args);
+    } catch (error) {
+      return error.name;
+    }
+  };
+  const results = [await outcome([1, 2]), await outcome(), await outcome("[3]"), await outcome("hello"), await outcome(7), await outcome(null)];
+  registration.abort();
+  return { results, seen };
+}
+
+// toolactivated and toolcancel reach the page's window as well as its ModelContext, each with the tool's name.
+export async function windowToolEvents() {
+  const heard = [];
+  const listen = (target, where) => {
+    for (const type of ["toolactivated", "toolcancel"]) {
+      target.addEventListener(type, (event) => heard.push(`${where}:${event.type}:${event.toolName}`));
+    }
+  };
+  listen(window, "window");
+  listen(document.modelContext, "context");
+  const registration = new AbortController();
+  let started;
+  const running = new Promise((resolve) => (started = resolve));
+  await document.modelContext.registerTool(
+    { name: "window_events_tool", description: "d", execute: () => { started(); return new Promise(() => {}); } },
+    { signal: registration.signal },
+  );
+  const tool = (await document.modelContext.getTools()).find((t) => t.name === "window_events_tool");
+  const caller = new AbortController();
+  const call = document.modelContext.executeTool(tool, {}, { signal: caller.signal }).catch((error) => error.name);
+  await running;
+  caller.abort();
+  const rejected = await call;
+  registration.abort();
+  return { heard, rejected };
+}
+
+// The bridge's own WEBMCP_* window messages never reach the page's message listeners (a `{ once: true }` listener
+// would be spent on one of them); the page's own messages do.
+export async function pageListenersMissOurMessages() {
+  const heard = [];
+  const first = new Promise((resolve) =>
+    window.addEventListener("message", (event) => { heard.push(event.data?.type ?? event.data); resolve(); }, { once: true }),
+  );
+  window.addEventListener("message", (event) => heard.push(`any:${event.data?.type ?? event.data}`));
+  window.postMessage({ type: "WEBMCP_GET_TOOLS_REQUEST", requestId: "page_listener_probe" }, "*");
+  window.postMessage("the page's own", "*");
+  await first;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return heard;
 }

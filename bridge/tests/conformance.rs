@@ -32,6 +32,14 @@ extern "C" {
     fn signals_of_another_window() -> Promise;
     #[wasm_bindgen(js_name = madeUpTools)]
     fn made_up_tools() -> Promise;
+    #[wasm_bindgen(js_name = dataErrors)]
+    fn data_errors() -> Promise;
+    #[wasm_bindgen(js_name = argumentForms)]
+    fn argument_forms() -> Promise;
+    #[wasm_bindgen(js_name = windowToolEvents)]
+    fn window_tool_events() -> Promise;
+    #[wasm_bindgen(js_name = pageListenersMissOurMessages)]
+    fn page_listeners_miss_our_messages() -> Promise;
 }
 
 fn install() -> JsValue {
@@ -123,28 +131,85 @@ async fn an_aborted_caller_rejects_before_the_tools_signal_aborts() {
     assert_eq!(text(&order), r#"["caller rejected","tool signal aborted","toolcancel"]"#);
 }
 
-/// The spec's registerTool only serializes `inputSchema`, and native WebMCP (Chromium 156) registers a tool whose
-/// schema uses `$ref`, `format`, an open `additionalProperties` and the like: so does the bridge, against a tentative
-/// platform test that would refuse them (docs/native.md says why). The bridge's own check ignores what it does not
-/// enforce (docs/schema.md).
+/// registerTool refuses, with a `TypeError` naming where, a schema outside WebMCP's subset, as the platform tests
+/// ask (register_tool_invalid_subset_schema; docs/schema.md); a pattern the browser's RegExp refuses is one.
 #[wasm_bindgen_test]
-async fn register_tool_takes_the_schemas_native_takes() {
+async fn register_tool_refuses_schemas_outside_the_webmcp_subset() {
     install();
     let outcome = wait(schema_subset()).await;
-    for key in [
-        "reference",
-        "definitions",
-        "format",
-        "encoding",
-        "unevaluated",
-        "dependent",
-        "openObject",
-        "extraSchema",
-        "badPattern",
-    ] {
-        assert_eq!(get(&outcome, key).as_string().as_deref(), Some("accepted"), "{key}");
+    let refused = [
+        ("reference", "inputSchema.properties.a.$ref: $ref is outside WebMCP's schema subset"),
+        ("definitions", "inputSchema.$defs: $defs is outside WebMCP's schema subset"),
+        ("format", "inputSchema.properties.a.format: format is outside WebMCP's schema subset"),
+        ("encoding", "inputSchema.properties.a.contentEncoding: contentEncoding is outside WebMCP's schema subset"),
+        ("unevaluated", "inputSchema.unevaluatedProperties: unevaluatedProperties is outside WebMCP's schema subset"),
+        ("dependent", "inputSchema.dependentRequired: dependentRequired is outside WebMCP's schema subset"),
+        (
+            "openObject",
+            "inputSchema.additionalProperties: additionalProperties other than false is outside WebMCP's schema subset",
+        ),
+        (
+            "extraSchema",
+            "inputSchema.additionalProperties: additionalProperties other than false is outside WebMCP's schema subset",
+        ),
+        (
+            "badPattern",
+            "inputSchema.properties.a.pattern: ( is not a regular expression: Invalid regular expression: /(/u: Unterminated group",
+        ),
+    ];
+    for (key, says) in refused {
+        let got = get(&outcome, key).as_string().unwrap_or_default();
+        assert!(got.starts_with("TypeError: ") && got.ends_with(says), "{key}: {got}");
     }
-    assert_eq!(get(&outcome, "listed").as_f64(), Some(9.0));
+    assert_eq!(get(&outcome, "inside").as_string().as_deref(), Some("accepted"));
+    assert_eq!(get(&outcome, "listed").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+async fn a_schema_refusal_is_a_data_error_with_its_problem_as_json() {
+    install();
+    let outcome = wait(data_errors()).await;
+    let refusal = |path: &str, reason: &str, says: &str| {
+        format!(
+            r#"{{"name":"DataError","isDomException":true,"code":0,"kind":"invalid_args","message":{{"message":"invalid arguments for data_error_tool: {says}","path":"{path}","reason":"{reason}","schemaPath":"/{reason}"}}}}"#
+        )
+    };
+    assert_eq!(text(&get(&outcome, "missing")), refusal("/age", "required", "age is required"));
+    assert_eq!(text(&get(&outcome, "wrongType")), refusal("/age", "type", r#"age must be an integer; got \"old\""#));
+    assert_eq!(
+        text(&get(&outcome, "noMatch")),
+        refusal("/code", "pattern", r#"code must match the pattern \"^[a-z]+$\""#)
+    );
+    assert_eq!(get(&outcome, "runsBefore").as_f64(), Some(0.0));
+    assert_eq!(text(&get(&outcome, "corrected")), r#"{"resolved":"ran with {\"age\":3,\"code\":\"abc\"}"}"#);
+    assert_eq!(get(&outcome, "runsAfter").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+async fn arrays_are_arguments_and_primitives_are_type_errors() {
+    install();
+    let outcome = wait(argument_forms()).await;
+    assert_eq!(
+        text(&outcome),
+        r#"{"results":["ok","ok","ok","TypeError","TypeError","TypeError"],"seen":[[1,2],{},[3]]}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn tool_events_reach_the_window_too() {
+    install();
+    let outcome = wait(window_tool_events()).await;
+    assert_eq!(
+        text(&outcome),
+        r#"{"heard":["context:toolactivated:window_events_tool","window:toolactivated:window_events_tool","context:toolcancel:window_events_tool","window:toolcancel:window_events_tool"],"rejected":"AbortError"}"#
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_bridges_messages_never_reach_the_pages_listeners() {
+    install();
+    let heard = wait(page_listeners_miss_our_messages()).await;
+    assert_eq!(text(&heard), r#"["the page's own","any:the page's own"]"#);
 }
 
 #[wasm_bindgen_test]

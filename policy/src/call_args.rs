@@ -20,17 +20,16 @@ use thiserror::Error;
 use crate::envelope::{JsonError, JsonKind, JsonText};
 use crate::limits::Limits;
 
-/// How the caller gave its arguments, which decides whether an array may pass.
+/// How the caller gave its arguments (kept on a session's tape; every form is held to the same rule).
 #[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgsForm {
-    /// A value the caller's side wrote as JSON (a JavaScript object, a Rust `serde_json::Value`, native's input
-    /// object): it must be an object.
+    /// A value the caller's side wrote as JSON (a JavaScript object or array, a Rust `serde_json::Value`, native's
+    /// input object).
     Written,
-    /// A string of JSON text the caller passed (the JavaScript API's extension): it must hold an object.
+    /// A string of JSON text the caller passed (the JavaScript API's extension).
     Text,
-    /// A value for a tool on native's path, which native takes as an object or an array (native's `executeTool`
-    /// accepts both): the bridge passes it on as it is.
+    /// A value for a tool on native's path, passed on to native as it is.
     ForNative,
 }
 
@@ -41,8 +40,8 @@ pub enum CallArgsError {
     /// The text is too large, too deep, or not JSON.
     #[error("the arguments {0}")]
     Json(#[from] JsonError),
-    /// The value is not an object (an array, a string, a number...).
-    #[error("the arguments must be an object (JSON text of an object)")]
+    /// The value is neither an object nor an array (a string, a number, `null`...).
+    #[error("the arguments must be an object or an array (or JSON text of one)")]
     NotAnObject,
     /// An object holds a `__proto__` key, which a provider's `JSON.parse` would turn into a prototype change.
     #[error("the arguments hold a \"__proto__\" key, which no provider accepts")]
@@ -50,11 +49,11 @@ pub enum CallArgsError {
 }
 
 /// Checks a call's arguments, `text` being their JSON text, against the page's `limits`: the text's size and
-/// nesting, an object (or, [`ArgsForm::ForNative`], an array too), no `__proto__` key anywhere.
-pub fn accept_call_args(text: &str, form: ArgsForm, limits: &Limits) -> Result<JsonText, CallArgsError> {
+/// nesting, an object or an array (arrays are objects to WebMCP, whose `executeTool` takes any object), no
+/// `__proto__` key anywhere. `form` says how the caller gave them; the rule is the same for each.
+pub fn accept_call_args(text: &str, _form: ArgsForm, limits: &Limits) -> Result<JsonText, CallArgsError> {
     let args = JsonText::parse(text, limits)?;
-    let array_taken = form == ArgsForm::ForNative && args.kind() == JsonKind::Array;
-    if !args.is_object() && !array_taken {
+    if !args.is_object() && args.kind() != JsonKind::Array {
         return Err(CallArgsError::NotAnObject);
     }
     if args.has_proto_key() {
@@ -77,8 +76,10 @@ mod tests {
             (r#" {"a":1} "#, ArgsForm::Written, Ok(r#"{"a":1}"#)),
             (r#"{"a":1}"#, ArgsForm::Text, Ok(r#"{"a":1}"#)),
             ("[1,2]", ArgsForm::ForNative, Ok("[1,2]")),
-            ("[1,2]", ArgsForm::Written, Err(CallArgsError::NotAnObject)),
-            ("[1,2]", ArgsForm::Text, Err(CallArgsError::NotAnObject)),
+            ("[1,2]", ArgsForm::Written, Ok("[1,2]")),
+            ("[1,2]", ArgsForm::Text, Ok("[1,2]")),
+            ("\"a\"", ArgsForm::Text, Err(CallArgsError::NotAnObject)),
+            ("7", ArgsForm::Written, Err(CallArgsError::NotAnObject)),
             ("\"a\"", ArgsForm::ForNative, Err(CallArgsError::NotAnObject)),
             ("null", ArgsForm::Written, Err(CallArgsError::NotAnObject)),
             (r#"{"__proto__":{}}"#, ArgsForm::Written, Err(CallArgsError::ProtoKey)),

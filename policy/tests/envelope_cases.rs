@@ -334,14 +334,34 @@ fn cases() -> Vec<(&'static str, String, Want)> {
             error("name: missing", Some("c1")),
         ),
         (
-            "args an array",
+            "args an array (an object to WebMCP)",
             format!(r#"{{{EXEC},"args":[1]}}"#),
-            error("args: expected an object or a string holding a JSON object, found an array", Some("c1")),
+            M(Message::ExecuteRequest(ExecuteRequest {
+                request_id: rid("c1"),
+                name: name("add_to_cart"),
+                args: json("[1]"),
+                resend: false,
+            })),
         ),
         (
             "args a string holding an array",
             format!(r#"{{{EXEC},"args":"[1]"}}"#),
-            error("args: the string holds an array: expected a JSON object", Some("c1")),
+            M(Message::ExecuteRequest(ExecuteRequest {
+                request_id: rid("c1"),
+                name: name("add_to_cart"),
+                args: json("[1]"),
+                resend: false,
+            })),
+        ),
+        (
+            "args a number",
+            format!(r#"{{{EXEC},"args":7}}"#),
+            error("args: expected an object, an array, or a string holding one as JSON, found a number", Some("c1")),
+        ),
+        (
+            "args a string holding a string",
+            format!(r#"{{{EXEC},"args":"\"a\""}}"#),
+            error("args: the string holds a string: expected a JSON object or array", Some("c1")),
         ),
         (
             "args a string that is not JSON",
@@ -529,14 +549,14 @@ fn every_case_decodes_to_exactly_what_it_should() {
 #[test]
 fn a_refused_execute_request_with_an_id_still_gets_an_answer() {
     let limits = Limits::default();
-    let bad_args = decode(&format!(r#"{{{EXEC},"args":[1]}}"#), &limits).unwrap_err();
+    let bad_args = decode(&format!(r#"{{{EXEC},"args":true}}"#), &limits).unwrap_err();
     let reply = bad_args.error_reply().unwrap();
     assert_eq!(reply.request_id, rid("c1"));
     let error = reply.outcome.unwrap_err();
     assert_eq!(error.kind, ErrorKind::InvalidArgs);
     assert_eq!(
         error.message,
-        "WEBMCP_EXECUTE_TOOL_REQUEST refused: args: expected an object or a string holding a JSON object, found an array"
+        "WEBMCP_EXECUTE_TOOL_REQUEST refused: args: expected an object, an array, or a string holding one as JSON, found a boolean"
     );
     let bad_name = decode(r#"{"type":"WEBMCP_EXECUTE_TOOL_REQUEST","requestId":"c2","name":""}"#, &limits).unwrap_err();
     assert_eq!(bad_name.error_reply().unwrap().outcome.unwrap_err().kind, ErrorKind::Refused);

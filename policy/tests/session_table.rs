@@ -19,8 +19,8 @@ use interpane_policy::calls_channel::{self, ChannelMessage};
 use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
 use interpane_policy::journal::{CallOutcome, JournalStore, MemoryStore, OutcomeStatus};
 use interpane_policy::session::{
-    CallRefusal, CallRequest, CallTarget, Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus, PeerId,
-    RunId, RunResult, WaiterId, WindowFacts, WindowId,
+    Answer, CallRefusal, CallRequest, CallTarget, Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus,
+    PeerId, RunId, RunResult, WaiterId, WindowFacts, WindowId,
 };
 use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError, TupleOrigin};
 use serde_json::json as value;
@@ -458,7 +458,7 @@ fn invalid_arguments_are_refused_before_the_tool_runs() {
             assert_eq!(effects, vec![Effect::RunTool { run: RunId(1), registration, args: json(args) }], "{args}");
         } else {
             let problem = checker.check(&serde_json::from_str(args).unwrap()).unwrap_err();
-            let message = format!("invalid arguments for add: {problem}");
+            let message = problem.to_message("invalid arguments for add: ");
             assert_eq!(effects, vec![post(2, WIDGET, failure(&id, ErrorKind::InvalidArgs, &message))], "{args}");
             // A repeat of the request repeats the answer; the tool still does not run.
             let again = page.task(from_window(2, WIDGET, &execute_request(&id, "add", args)));
@@ -672,7 +672,7 @@ fn a_call_from_native_is_checked_journaled_reported_and_stoppable_like_the_pages
     let cases: [(Option<&str>, ErrorKind, &str); 5] = [
         (Some(r#"{"sku":5}"#), ErrorKind::InvalidArgs, "sku"),
         (None, ErrorKind::InvalidArgs, "sku"),
-        (Some("[1]"), ErrorKind::InvalidArgs, "add: the arguments must be an object"),
+        (Some("7"), ErrorKind::InvalidArgs, "add: the arguments must be an object or an array"),
         (Some(r#"{"sku":"a","__proto__":{}}"#), ErrorKind::InvalidArgs, "add: the arguments hold a \"__proto__\" key"),
         (
             Some(&format!(r#"{{"sku":"{}"}}"#, "x".repeat(200))),
@@ -986,7 +986,7 @@ fn a_calls_arguments_are_held_to_the_rules_and_the_pages_limits_in_the_session()
     };
     let big = format!(r#"{{"note":"{}"}}"#, "x".repeat(300));
     let refused: [(Option<&str>, ArgsForm, CallArgsError); 5] = [
-        (Some("[1]"), ArgsForm::Written, CallArgsError::NotAnObject),
+        (Some("true"), ArgsForm::Written, CallArgsError::NotAnObject),
         (Some("\"text\""), ArgsForm::Text, CallArgsError::NotAnObject),
         (Some(r#"{"a":{"__proto__":{}}}"#), ArgsForm::Written, CallArgsError::ProtoKey),
         (Some("{"), ArgsForm::Text, accept_call_args("{", ArgsForm::Text, &Limits::default()).unwrap_err()),
@@ -998,8 +998,10 @@ fn a_calls_arguments_are_held_to_the_rules_and_the_pages_limits_in_the_session()
         let error = CallRefusal::Arguments(error);
         assert_eq!(effects, vec![Effect::RefuseCall { waiter: WaiterId(waiter), error }], "{args:?}");
     }
-    // Left out means {}; an array goes to a tool on native's path, which takes one.
-    for (waiter, args, form) in [(20, None, ArgsForm::Written), (21, Some("[1,2]"), ArgsForm::ForNative)] {
+    // Left out means {}; an array is an object to WebMCP, whichever way it is given.
+    let taken =
+        [(20, None, ArgsForm::Written), (21, Some("[1,2]"), ArgsForm::ForNative), (22, Some("[3]"), ArgsForm::Written)];
+    for (waiter, args, form) in taken {
         let effects = page.task(call(waiter, native, args, form));
         let sent: Vec<_> = effects
             .iter()
@@ -1160,4 +1162,45 @@ fn the_calls_channel_handshake_is_decided_in_the_session() {
         duration_ms: Some(9),
     };
     assert_eq!(effects, vec![Effect::ToolStatus(expected)]);
+}
+
+/// Which window messages are the bridge's to read (the driver hides those from the page's own listeners): a request
+/// or notice of the protocol, a listing it asked for; not a response to a request the page's script sent by hand.
+#[test]
+fn the_session_says_which_window_messages_were_its_own() {
+    let mut widget = Page::new(WIDGET, "");
+    widget.open();
+    let heard = |page: &mut Page, message: &Message| {
+        let answer = page.session.handle(from_window(1, SHOP, message), page.now);
+        page.drain();
+        answer
+    };
+    // A response nobody in the session asked for: the page's own script asked, by hand.
+    let by_hand = tools_response("asked_by_hand", vec![descriptor("add", SHOP)]);
+    assert_eq!(heard(&mut widget, &by_hand), Answer::Heard { ours: false });
+    assert_eq!(heard(&mut widget, &failure("c_by_hand", ErrorKind::ToolError, "x")), Answer::Heard { ours: false });
+    // A request, a notice: the bridge's.
+    assert_eq!(heard(&mut widget, &execute_request("c_1", "add", "{}")), Answer::Heard { ours: true });
+    assert_eq!(heard(&mut widget, &Message::ToolsChanged), Answer::Heard { ours: true });
+    // A listing the session asked for.
+    let effects = widget.handle(list(1, SHOP, &[(1, Locator::Frame(0))]));
+    let asked = effects.iter().find_map(|e| match e {
+        Effect::Post { message: Message::GetToolsRequest { request_id, .. }, .. } => Some(request_id.clone()),
+        _ => None,
+    });
+    let asked = asked.expect("the shop's window is asked");
+    let response = Message::GetToolsResponse(GetToolsResponse {
+        request_id: asked,
+        tools: vec![descriptor("add", SHOP)],
+        bridge: false,
+    });
+    assert_eq!(heard(&mut widget, &response), Answer::Heard { ours: true });
+    // Text that is not ours at all.
+    let not_ours = Input::WindowMessage {
+        window: WindowId(1),
+        origin: interpane_policy::WindowOrigin::from_browser(SHOP),
+        text: r#"{"type":"something_else"}"#.into(),
+        port: None,
+    };
+    assert_eq!(widget.session.handle(not_ours, widget.now), Answer::Heard { ours: false });
 }

@@ -1,7 +1,7 @@
 //! Browser events, turned into session inputs: window messages (checked for size before they are copied into
 //! wasm memory), port batches, the page's lifecycle, and tools that finished.
 
-use gloo_events::EventListener;
+use gloo_events::{EventListener, EventListenerOptions};
 use interpane_policy::envelope::ThrownError;
 use interpane_policy::session::{Input, PortId, RunId, RunResult};
 use interpane_policy::{ErrorCategory, WindowOrigin};
@@ -17,11 +17,18 @@ use crate::{console, js};
 pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<EventListener> {
     let (on_message, on_hide, on_show) = (driver.clone(), driver.clone(), driver.clone());
     let mut listeners = vec![
-        EventListener::new(window, "message", move |event| {
-            if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
-                upgrade(&on_message, |driver| on_window_message(driver, event));
-            }
-        }),
+        // In the capture phase, so that it runs before the page's own listeners on the window, which never see the
+        // bridge's messages (below): a page's `{ once: true }` listener would otherwise be spent on one of them.
+        EventListener::new_with_options(
+            window,
+            "message",
+            EventListenerOptions::run_in_capture_phase(),
+            move |event| {
+                if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
+                    upgrade(&on_message, |driver| on_window_message(driver, event));
+                }
+            },
+        ),
         EventListener::new(window, "pagehide", move |_| {
             upgrade(&on_hide, |driver| {
                 driver.input(Input::GoingAway);
@@ -79,7 +86,10 @@ fn on_window_message(driver: &Driver, event: &web_sys::MessageEvent) {
     let text = text.and_then(|text| if text.length() as usize > max { Err(ErrorCategory::TooLarge) } else { Ok(text) });
     let text = match text {
         Ok(text) => String::from(text),
-        Err(category) => return driver.input(Input::UnreadMessage { origin, category }),
+        Err(category) => {
+            event.stop_immediate_propagation();
+            return driver.input(Input::UnreadMessage { origin, category });
+        }
     };
     let window = driver.window_id(&source);
     let port = event.ports().get(0).dyn_into::<web_sys::MessagePort>().ok().and_then(|port| {
@@ -87,7 +97,11 @@ fn on_window_message(driver: &Driver, event: &web_sys::MessageEvent) {
         driver.handles.borrow_mut().ports.insert(id, PortHandle { port, _listener: None });
         Some(id)
     });
-    driver.input(Input::WindowMessage { window, origin, text, port });
+    // The session says whether it was the bridge's: the page's own listeners never see those (a response to a
+    // request the page's script made by hand is not the bridge's, and reaches them).
+    if driver.hear(Input::WindowMessage { window, origin, text, port }) {
+        event.stop_immediate_propagation();
+    }
 }
 
 /// A cheap first look: an object whose `type` is a string starting with `WEBMCP_`. The session decides the rest.

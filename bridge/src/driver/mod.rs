@@ -315,6 +315,14 @@ impl Driver {
         id
     }
 
+    /// Hands the session a window message and carries out what it decided; whether the message was the bridge's
+    /// (`Answer::Heard`), so that the page's own listeners never see it.
+    pub fn hear(&self, input: Input) -> bool {
+        let answer = self.session.borrow_mut().handle(input, now());
+        self.pump();
+        !matches!(answer, Answer::Heard { ours: false })
+    }
+
     /// The session's name for a port that came with a message.
     pub fn new_port(&self) -> Option<PortId> {
         match self.session.borrow_mut().handle(Input::NewPort, now()) {

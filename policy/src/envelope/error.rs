@@ -184,8 +184,10 @@ pub enum FieldProblem {
     #[error("the string does not hold valid JSON: {0}")]
     EmbeddedSyntax(SyntaxError),
     /// A string that must hold a JSON object holds another kind of value.
-    #[error("the string holds {found}: expected a JSON object")]
+    #[error("the string holds {found}: expected {expected}")]
     EmbeddedNotObject {
+        /// What it must hold, such as `a JSON object`.
+        expected: &'static str,
         /// What the string holds.
         found: JsonKind,
     },

@@ -154,22 +154,27 @@ impl<'t> Fields<'_, 't> {
             (None, Some(scan)) => (Field::InputObject.name(), scan),
             (None, None) => return Ok(JsonText::empty_object()),
         };
-        let (args, proto_path) = self.object(path, scan, 1)?;
+        let (args, proto_path) = self.object(path, scan, 1, true)?;
         if let Some(proto_path) = proto_path {
             return Err(self.fail(format!("{path}{proto_path}"), FieldProblem::ProtoKey));
         }
         Ok(args)
     }
 
-    /// An object, or a string holding a JSON object, at `depth` inside the message; with the path of its first
-    /// `__proto__` key, if any.
+    /// An object (or, with `arrays`, an array), or a string holding one as JSON, at `depth` inside the message;
+    /// with the path of its first `__proto__` key, if any.
     fn object(
         &self,
         path: &str,
         value: &'t RawValue,
         depth: usize,
+        arrays: bool,
     ) -> Result<(JsonText, Option<String>), EnvelopeError> {
         match kind(value) {
+            JsonKind::Array if arrays => {
+                let proto_path = shape(value.get(), MAX_NESTING).proto_path;
+                Ok((JsonText::from_checked(value.get(), proto_path.is_some()), proto_path))
+            }
             JsonKind::Object => {
                 // The envelope's depth has been measured: only the `__proto__` key is looked for.
                 let proto_path = shape(value.get(), MAX_NESTING).proto_path;
@@ -186,13 +191,23 @@ impl<'t> Fields<'_, 't> {
                     JsonKind::Object => {
                         Ok((JsonText::from_checked(inner.get(), found.proto_path.is_some()), found.proto_path))
                     }
-                    found => Err(self.fail(path, FieldProblem::EmbeddedNotObject { found })),
+                    JsonKind::Array if arrays => {
+                        Ok((JsonText::from_checked(inner.get(), found.proto_path.is_some()), found.proto_path))
+                    }
+                    found => {
+                        let expected = if arrays { "a JSON object or array" } else { "a JSON object" };
+                        Err(self.fail(path, FieldProblem::EmbeddedNotObject { found, expected }))
+                    }
                 }
             }
-            found => Err(self.fail(
-                path,
-                FieldProblem::WrongType { expected: "an object or a string holding a JSON object", found },
-            )),
+            found => {
+                let expected = if arrays {
+                    "an object, an array, or a string holding one as JSON"
+                } else {
+                    "an object or a string holding a JSON object"
+                };
+                Err(self.fail(path, FieldProblem::WrongType { expected, found }))
+            }
         }
     }
 
@@ -325,7 +340,7 @@ impl<'t> Fields<'_, 't> {
             None => String::new(),
         };
         let input_schema = match present(2) {
-            Some(scan) => Some(self.object(&field(2), scan, TOOL_FIELD_DEPTH)?.0),
+            Some(scan) => Some(self.object(&field(2), scan, TOOL_FIELD_DEPTH, false)?.0),
             None => None,
         };
         let origin =

@@ -380,6 +380,13 @@ pub enum Answer {
     Port(PortId),
     /// [`Input::NativePeer`]: the peer.
     Peer(PeerId),
+    /// [`Input::WindowMessage`]: whether the message was this page's bridge's to read (a request or notice of the
+    /// protocol, malformed or not, or a response it waits for), which the driver hides from the page's own
+    /// listeners; a response to a request the page's own script made by hand is not, and reaches them.
+    Heard {
+        /// The message was the bridge's.
+        ours: bool,
+    },
 }
 
 /// Something the session wants done: a browser call, a promise settled, an event fired.

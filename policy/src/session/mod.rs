@@ -300,7 +300,10 @@ impl Session {
             }
             Input::NewPort => return Answer::Port(self.new_port_id()),
             Input::NativePeer { window, origin } => return Answer::Peer(self.native_peer(window, &origin)),
-            Input::WindowMessage { window, origin, text, port } => self.on_window_message(window, origin, text, port),
+            Input::WindowMessage { window, origin, text, port } => {
+                let ours = self.on_window_message(window, origin, text, port);
+                return Answer::Heard { ours };
+            }
             Input::UnreadMessage { origin, category } => {
                 let what = match category {
                     crate::envelope::ErrorCategory::TooLarge => format!(
@@ -373,16 +376,24 @@ impl Session {
 
     /// A message of a window: refused from an opaque origin (it cannot be answered without `'*'`), decoded, and
     /// handled; a malformed one is refused, with an error reply when it was a call that can be answered.
-    fn on_window_message(&mut self, window: WindowId, origin: WindowOrigin, text: String, port: Option<PortId>) {
+    /// A window message; whether it was the bridge's ([`Answer::Heard`]).
+    fn on_window_message(
+        &mut self,
+        window: WindowId,
+        origin: WindowOrigin,
+        text: String,
+        port: Option<PortId>,
+    ) -> bool {
         let WindowOrigin::Tuple(tuple) = &origin else {
             if let Some(port) = port {
                 self.effects.push_back(Effect::ClosePort(port));
             }
-            return self.refuse(
+            self.refuse(
                 RefusalKind::OpaqueOrigin,
                 &origin,
                 "a message from an opaque origin (a sandboxed frame): it cannot be answered without '*'",
             );
+            return true;
         };
         let decoded = decode(&text, &self.config.limits);
         let transferred = match (&decoded, port) {
@@ -394,16 +405,33 @@ impl Session {
             (_, None) => None,
         };
         match decoded {
-            Ok(Decoded::NotOurs) => {}
+            Ok(Decoded::NotOurs) => false,
             Ok(Decoded::Message(message)) => {
+                let ours = self.awaits(&message);
                 let peer = self.peer_for(window, tuple);
                 self.heard_from(peer);
                 self.on_message(Sender { peer, origin, via: Via::Window }, message, transferred);
+                ours
             }
             Err(error) => {
                 let peer = self.peer_for(window, tuple);
                 self.malformed(&Sender { peer, origin, via: Via::Window }, &error);
+                true
             }
+        }
+    }
+
+    /// Whether `message` is for this page's bridge: every request and notice is; a response only when it answers a
+    /// request of the bridge's: a listing it asked for, a call it made (while the journals are not open yet, every
+    /// call result counts as one), a status it is asking about.
+    fn awaits(&self, message: &Message) -> bool {
+        match message {
+            Message::GetToolsResponse(response) => self.listing.asked.contains_key(&response.request_id),
+            Message::ExecuteResponse(response) => {
+                self.journals.as_ref().is_none_or(|journals| journals.consumer.get(&response.request_id).is_some())
+            }
+            Message::CallStatusResponse(status) => self.outgoing.status_asker.contains_key(&status.request_id),
+            _ => true,
         }
     }
 

@@ -155,6 +155,8 @@ out.register = {
     return mc.registerTool({ name: "p_cycle", description: "d", inputSchema: s, execute: run }); }),
   abortedSignal: await outcome(() => mc.registerTool({ name: "p_aborted", description: "d", execute: run },
     { signal: AbortSignal.abort("why") })),
+  schemaRef: await outcome(() => mc.registerTool({ name: "p_schema_ref", description: "d", execute: run,
+    inputSchema: { type: "object", properties: { x: { $ref: "\x23/x" } } } })),
 };
 await mc.registerTool({ name: "p_schema", description: "schema", execute: run,
   inputSchema: { type: "object", properties: { x: { type: "number" } }, required: ["x"] } });
@@ -224,6 +226,7 @@ fn native_answers() -> Value {
             "noExecute": ["TypeError", false],
             "notAnObject": ["TypeError", false],
             "schemaCycle": ["TypeError", false],
+            "schemaRef": ["ok", "<undefined>"],
             "abortedSignal": ["why", false],
         },
         "args": {
@@ -268,16 +271,26 @@ pub async fn native_answers_as_measured(t: Ctx) -> E2eResult<()> {
 }
 
 /// The bridge's `document.modelContext` answers [`PARITY`] as native does (in this run's mode), except where
-/// docs/native.md justifies a difference: an array of arguments is refused (the bridge's protocol carries an
-/// object), arguments that `inputSchema` refuses reject with a `DOMException` `DataError` (native 156 does not
-/// check them; the WebMCP web-platform-tests expect `DataError`), and a made-up tool object of this page's window
-/// and origin rejects with a `DOMException` `UnknownError` (native 156 throws a `TypeError`; the tests expect
-/// `UnknownError`).
+/// docs/native.md justifies a difference: an `inputSchema` outside WebMCP's subset (`$ref`) is refused with a
+/// `TypeError` (native 156 takes it; the platform tests refuse it), arguments that `inputSchema` refuses reject with
+/// a `DOMException` `DataError` (native 156 does not check them; the WebMCP web-platform-tests expect `DataError`),
+/// a made-up tool object of this page's window and origin rejects with a `DOMException` `UnknownError` (native
+/// 156 throws a `TypeError`; the tests expect `UnknownError`), and `toolactivated`/`toolcancel` reach the window
+/// too (native 156 fires them at `document.modelContext` only; the newer executeTool-events test expects both).
 pub async fn the_bridge_answers_as_native_does(t: Ctx) -> E2eResult<()> {
     open_top(&t, Site::Shop, &peer_path("bridge", &[])).await?;
     let answers = js(&t, Page::Top, PARITY, vec![]).await?;
     let mut expected = native_answers();
-    expected["args"]["array"] = json!(["TypeError", false]);
+    expected["register"]["schemaRef"] = json!(["TypeError", false]);
+    expected["events"] = json!([
+        ["context", "toolactivated", "p_slow", false, false, true],
+        ["window", "toolactivated"],
+        ["aborting"],
+        ["context", "toolcancel", "p_slow", false, false, true],
+        ["window", "toolcancel"],
+        ["context", "toolactivated", "p_echo", false, false, true],
+        ["window", "toolactivated"],
+    ]);
     expected["schemaRefusal"] = json!(["DataError", true]);
     expected["tool"]["madeUp"] = json!(["UnknownError", true]);
     check_eq(answers, expected, "the bridge's answers, against native's")
