@@ -4,6 +4,7 @@
 import { argumentProblems, fieldList } from "./args.js";
 import { EXCLUSIONS, collapse, collectFields } from "./fields.js";
 import { fill } from "./fill.js";
+import { toolEvent } from "../context.js";
 import { submitAsAgent, submitButtons, untilAborted } from "./submit.js";
 
 function nextTask() {
@@ -73,6 +74,9 @@ export async function runFormTool(form, toolName, args, signal) {
     filled.push(group.name);
     if (problem) refused.set(group.name, problem);
   }
+  // The form's window hears `toolactivated` once the fields hold the values, as with native's declarative tools (the
+  // page's modelContext hears it too, from runTool in tools.js, right after).
+  form.ownerDocument.defaultView?.dispatchEvent(toolEvent("toolactivated", toolName));
   // Let the page's input and change handlers (and a framework's re-render) run before the form is judged.
   await nextTask();
   abortIfNeeded(signal);
@@ -96,18 +100,14 @@ export async function runFormTool(form, toolName, args, signal) {
       ? blockedError(toolName, now, filled, true)
       : new Error(`${toolName}: the browser did not submit the form`);
   }
-  // A form that leaves the page during its call (its submit handler removed it, say) ends the call as native's
-  // does: an UnknownError, whatever the page responded.
-  const gone = () => new DOMException(`${toolName}: the form left the page during its call`, "UnknownError");
+  // The page's response is the call's result, as with native WebMCP. A form that left the page while its submit
+  // event was dispatched (its submit handler removed it, say) ends the call as native's does: an UnknownError,
+  // whatever the page responded. A form that leaves after that does not: its response still answers the call.
   if (submission.response) {
-    if (!form.isConnected) throw gone();
-    const response = await untilAborted(submission.response, signal);
-    if (!form.isConnected) throw gone();
-    return result(`${filledText(filled)} Submitted the form; the page responded.`, {
-      filled,
-      submitted: true,
-      response,
-    });
+    if (submission.leftDuringSubmit) {
+      throw new DOMException(`${toolName}: the form left the page during its submit event`, "UnknownError");
+    }
+    return untilAborted(submission.response, signal);
   }
   const note = submission.event.defaultPrevented
     ? " The page's submit handler took the submission over and gave no response."
