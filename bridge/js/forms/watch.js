@@ -36,15 +36,16 @@ function touches(form, records) {
 }
 
 // The documents whose forms are this page's: `root` and, inside it, the `about:blank` documents of its frames (a
-// frame without `src`, which only this page's script fills) that run no bridge of their own; theirs too, at any
-// depth. A frame that loads a page of its own (a URL, `srcdoc`), or whose window runs a bridge, is that page's: its
-// forms are its own tools, listed through its bridge.
+// frame without `src`, which only this page's script fills) that have no `modelContext` of their own; theirs too,
+// at any depth. A frame that loads a page of its own (a URL, `srcdoc`) is that page's: its forms are its own tools,
+// listed through its bridge. So is a frame whose document has a `modelContext`: the browser's own WebMCP (which
+// makes the frame's forms tools of the frame) or a bridge installed there.
 function documentsOf(root) {
   const documents = [root];
   for (let i = 0; i < documents.length; i += 1) {
     for (const frame of documents[i].querySelectorAll("iframe, frame")) {
       const inner = frame.contentDocument; // null for a frame of another origin
-      if (!inner || !inner.defaultView || bridgeIn(inner.defaultView) !== undefined) continue;
+      if (!inner || !inner.defaultView || "modelContext" in inner || bridgeIn(inner.defaultView) !== undefined) continue;
       if (inner.URL !== "about:blank") continue;
       if (!documents.includes(inner)) documents.push(inner);
     }
