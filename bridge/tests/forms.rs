@@ -51,6 +51,10 @@ extern "C" {
     fn form_from_frameless_document(html: &str, operation: &str) -> web_sys::Element;
     #[wasm_bindgen(js_name = formsInFramelessDocuments)]
     fn forms_in_frameless_documents(html: &str) -> JsValue;
+    #[wasm_bindgen(js_name = stopBeingToolOnInput)]
+    fn stop_being_tool_on_input(form: &web_sys::Element, how: &str);
+    #[wasm_bindgen(js_name = countToolEvents)]
+    fn count_tool_events(target: &JsValue, name: &str) -> JsValue;
     #[wasm_bindgen(js_name = namesListedRightAfterAdding)]
     fn names_listed_right_after_adding(mc: &JsValue, html: &str) -> Promise;
 }
@@ -89,6 +93,12 @@ extern "C" {
     #[allow(dead_code)]
     #[wasm_bindgen(js_name = fill)]
     fn ships_fill_js(unused: &JsValue);
+}
+#[wasm_bindgen(module = "/js/tools.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = bridgeIn)]
+    fn ships_tools_js(unused: &JsValue, unused_too: &JsValue);
 }
 #[wasm_bindgen(module = "/js/context.js")]
 extern "C" {
@@ -882,4 +892,32 @@ async fn a_listing_in_the_task_that_added_a_form_lists_its_tool() {
     assert_eq!(get(&listed, "frames").as_f64(), Some(0.0), "a frame of another test is still in the page");
     let names = get(&listed, "names").dyn_into::<js_sys::Array>().unwrap();
     assert!(names.includes(&JsValue::from_str("listed_at_once"), 0), "{}", text(&names));
+}
+
+/// A form that stops being its tool after it was filled and before it is submitted (here its own `input` handler
+/// removes it, or takes its `tooldescription` off) cancels the call, as native cancels a form call whose tool goes
+/// before the submit: the call rejects with a `DOMException` `UnknownError`, `toolcancel` fires at the window and at
+/// the modelContext, and nothing is submitted.
+#[wasm_bindgen_test]
+async fn a_form_that_stops_being_a_tool_before_its_submit_cancels_the_call() {
+    let mc = mc();
+    let window: JsValue = web_sys::window().unwrap().into();
+    for (name, how) in [("removed_before_submit", "remove"), ("undescribed_before_submit", "attribute")] {
+        let form = add_form(&format!(
+            r#"<form toolname="{name}" tooldescription="Stops being a tool while filled." toolautosubmit>
+                 <input name="q"></form>"#
+        ));
+        assert!(!wait(tool_named(&mc, name, 3000)).await.is_null(), "{name}");
+        stop_being_tool_on_input(&form, how);
+        let submits = watch_submits(&form, "prevent", &JsValue::UNDEFINED);
+        let (at_window, at_model_context) = (count_tool_events(&window, name), count_tool_events(&mc, name));
+        let result = call(name, r#"{"q":"x"}"#).await;
+        assert_eq!(get(&result, "name").as_string().as_deref(), Some("UnknownError"), "{name}: {}", text(&result));
+        assert_eq!(get(&result, "isDomException").as_bool(), Some(true), "{name}");
+        assert_eq!(get(&submits, "count").as_f64(), Some(0.0), "{name}");
+        wait(next_task(0)).await;
+        assert_eq!(text(&at_window), r#"{"toolactivated":1,"toolcancel":1}"#, "{name}");
+        assert_eq!(text(&at_model_context), r#"{"toolactivated":1,"toolcancel":1}"#, "{name}");
+        form.remove();
+    }
 }

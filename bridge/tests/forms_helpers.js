@@ -225,3 +225,21 @@ export async function namesListedRightAfterAdding(mc, html) {
   const tools = await mc.getTools({ timeoutMs: 50 });
   return { frames, names: tools.filter((t) => t.origin === location.origin).map((t) => t.name).sort() };
 }
+
+// Makes `form` stop being a tool at the first `input` event of its fields: `how` "remove" removes it, "attribute"
+// takes its tooldescription off.
+export function stopBeingToolOnInput(form, how) {
+  form.addEventListener("input", () => (how === "remove" ? form.remove() : form.removeAttribute("tooldescription")),
+    { once: true });
+}
+
+// Counts `toolactivated` and `toolcancel` of the tool `name` at `target`.
+export function countToolEvents(target, name) {
+  const counts = { toolactivated: 0, toolcancel: 0 };
+  for (const type of Object.keys(counts)) {
+    target.addEventListener(type, (event) => {
+      if (event.toolName === name) counts[type] += 1;
+    });
+  }
+  return counts;
+}

@@ -5,6 +5,7 @@ import { argumentProblems, fieldList } from "./args.js";
 import { EXCLUSIONS, collapse, collectFields } from "./fields.js";
 import { fill } from "./fill.js";
 import { toolEvent } from "../context.js";
+import { installedBridge } from "../tools.js";
 import { submitAsAgent, submitButtons, untilAborted } from "./submit.js";
 
 function nextTask() {
@@ -61,6 +62,26 @@ function result(text, fields) {
   return { content: [{ type: "text", text }], ...fields };
 }
 
+// Why `form` is no longer the tool `toolName` (it left the page, or lost its toolname or tooldescription), or null.
+function noLongerTool(form, toolName) {
+  if (!form.isConnected) return "the form left the page";
+  if (form.getAttribute("toolname") !== toolName) return "the form's toolname changed";
+  if (!form.getAttribute("tooldescription")?.trim()) return "the form lost its tooldescription";
+  return null;
+}
+
+// A form that stopped being its tool between being filled and being judged (its own handlers removed it, say)
+// cancels the call, as native cancels a form call whose tool goes before the form is submitted: `toolcancel` at
+// the form's window and at the page's modelContext, and an UnknownError for the caller.
+function cancelIfNoLongerTool(form, toolName) {
+  const why = noLongerTool(form, toolName);
+  if (why === null) return;
+  form.ownerDocument.defaultView?.dispatchEvent(toolEvent("toolcancel", toolName));
+  const context = installedBridge();
+  if (context instanceof EventTarget) context.dispatchEvent(toolEvent("toolcancel", toolName));
+  throw new DOMException(`${toolName}: ${why} before it was submitted; the call was cancelled`, "UnknownError");
+}
+
 export async function runFormTool(form, toolName, args, signal) {
   abortIfNeeded(signal);
   const fields = collectFields(form);
@@ -80,6 +101,7 @@ export async function runFormTool(form, toolName, args, signal) {
   // Let the page's input and change handlers (and a framework's re-render) run before the form is judged.
   await nextTask();
   abortIfNeeded(signal);
+  cancelIfNoLongerTool(form, toolName);
   const autosubmit = form.hasAttribute("toolautosubmit");
   const blocked = blockers(form, fields, refused, autosubmit);
   if (blocked.some((b) => b.by === "agent") || (autosubmit && blocked.length > 0)) {
@@ -92,7 +114,6 @@ export async function runFormTool(form, toolName, args, signal) {
       submitted: false,
     });
   }
-  if (!form.isConnected) throw new Error(`${toolName}: the form left the page before it could be submitted`);
   const submission = submitAsAgent(form);
   if (!submission.seen) {
     const now = blockers(form, fields, new Map(), true);
