@@ -24,10 +24,15 @@ export function runTool(token, execute, thisArg, argsText, signal) {
   const context = installedBridge();
   const toolName = typeof thisArg?.name === "string" ? thisArg.name : "";
   if (context instanceof EventTarget) {
-    const cancelled = () => context.dispatchEvent(toolEvent("toolcancel", toolName));
+    // At the page's ModelContext, then at its window, as native fires them.
+    const fire = (type) => {
+      context.dispatchEvent(toolEvent(type, toolName));
+      globalThis.dispatchEvent(toolEvent(type, toolName));
+    };
+    const cancelled = () => fire("toolcancel");
     signal.addEventListener("abort", cancelled, { once: true });
     Promise.resolve(running).finally(() => signal.removeEventListener("abort", cancelled)).catch(() => {});
-    context.dispatchEvent(toolEvent("toolactivated", toolName));
+    fire("toolactivated");
   }
   Promise.resolve(running).then((value) => settleTool(token, true, value), (error) => settleTool(token, false, error));
 }

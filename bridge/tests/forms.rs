@@ -814,7 +814,7 @@ async fn a_form_that_stops_being_a_tool_after_responding_still_answers_its_call(
     }
 }
 
-/// `toolactivated` for a form's call fires at the form's window and at the page's modelContext, once each, after
+/// `toolactivated` for a form's call fires at the page's modelContext and at its window, once each, after
 /// the fields hold the values given.
 #[wasm_bindgen_test]
 async fn tool_activated_fires_at_the_window_and_the_model_context_after_the_fields_are_filled() {
@@ -896,8 +896,8 @@ async fn a_listing_in_the_task_that_added_a_form_lists_its_tool() {
 
 /// A form that stops being its tool after it was filled and before it is submitted (here its own `input` handler
 /// removes it, or takes its `tooldescription` off) cancels the call, as native cancels a form call whose tool goes
-/// before the submit: the call rejects with a `DOMException` `UnknownError`, `toolcancel` fires at the window and at
-/// the modelContext, and nothing is submitted.
+/// before the submit: the call rejects with a `DOMException` `UnknownError`, `toolcancel` fires at the modelContext and
+/// at the window, and nothing is submitted.
 #[wasm_bindgen_test]
 async fn a_form_that_stops_being_a_tool_before_its_submit_cancels_the_call() {
     let mc = mc();

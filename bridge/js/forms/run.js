@@ -72,13 +72,14 @@ function noLongerTool(form, toolName) {
 
 // A form that stopped being its tool between being filled and being judged (its own handlers removed it, say)
 // cancels the call, as native cancels a form call whose tool goes before the form is submitted: `toolcancel` at
-// the form's window and at the page's modelContext, and an UnknownError for the caller.
+// the page's modelContext and window, and an UnknownError for the caller.
 function cancelIfNoLongerTool(form, toolName) {
   const why = noLongerTool(form, toolName);
   if (why === null) return;
-  form.ownerDocument.defaultView?.dispatchEvent(toolEvent("toolcancel", toolName));
+  // At the page's ModelContext, then at its window, as runTool fires them (tools.js).
   const context = installedBridge();
   if (context instanceof EventTarget) context.dispatchEvent(toolEvent("toolcancel", toolName));
+  globalThis.dispatchEvent(toolEvent("toolcancel", toolName));
   throw new DOMException(`${toolName}: ${why} before it was submitted; the call was cancelled`, "UnknownError");
 }
 
@@ -95,9 +96,8 @@ export async function runFormTool(form, toolName, args, signal) {
     filled.push(group.name);
     if (problem) refused.set(group.name, problem);
   }
-  // The form's window hears `toolactivated` once the fields hold the values, as with native's declarative tools (the
-  // page's modelContext hears it too, from runTool in tools.js, right after).
-  form.ownerDocument.defaultView?.dispatchEvent(toolEvent("toolactivated", toolName));
+  // The fields hold the values now: `toolactivated` fires at the page's modelContext and window (runTool in
+  // tools.js) once this function returns its promise, as native fires it for a form.
   // Let the page's input and change handlers (and a framework's re-render) run before the form is judged.
   await nextTask();
   abortIfNeeded(signal);
