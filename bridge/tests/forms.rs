@@ -55,6 +55,8 @@ extern "C" {
     fn stop_being_tool_on_input(form: &web_sys::Element, how: &str);
     #[wasm_bindgen(js_name = countToolEvents)]
     fn count_tool_events(target: &JsValue, name: &str) -> JsValue;
+    #[wasm_bindgen(js_name = loadSrcdoc)]
+    fn load_srcdoc(frame: &web_sys::Element, html: &str) -> Promise;
     #[wasm_bindgen(js_name = namesListedRightAfterAdding)]
     fn names_listed_right_after_adding(mc: &JsValue, html: &str) -> Promise;
 }
@@ -853,6 +855,25 @@ async fn a_form_in_a_blank_frame_is_a_tool_of_the_page_until_the_frame_goes() {
     form.set_attribute("toolname", "blank_frame_form_renamed").unwrap();
     let listed = names().await;
     assert!(!listed.iter().any(|name| name.starts_with("blank_frame_form")), "{listed:?}");
+}
+
+/// A frame without `src` that then loads a page of its own (here a `srcdoc`) takes its forms with it: the blank
+/// document's form stops being a tool of the page once the frame loaded, though nothing changed in the page's own
+/// document, and the loaded page's form is not the page's tool either.
+#[wasm_bindgen_test]
+async fn a_blank_frame_that_loads_a_page_is_no_longer_the_pages() {
+    let _ = mc();
+    let made = blank_frame_with(
+        r#"<form toolname="until_the_frame_loads" tooldescription="In a blank frame, for now."></form>"#,
+    );
+    let frame = get(&made, "frame").unchecked_into::<web_sys::Element>();
+    assert!(names().await.contains(&"until_the_frame_loads".to_owned()));
+    wait(load_srcdoc(&frame, r#"<form toolname="in_the_loaded_page" tooldescription="The frame's own page."></form>"#))
+        .await;
+    let listed = names().await;
+    assert!(!listed.contains(&"until_the_frame_loads".to_owned()), "{listed:?}");
+    assert!(!listed.contains(&"in_the_loaded_page".to_owned()), "{listed:?}");
+    frame.remove();
 }
 
 /// Forms of documents without a window (createHTMLDocument, DOMParser) are not tools; moved or copied into the page

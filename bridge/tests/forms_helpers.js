@@ -243,3 +243,11 @@ export function countToolEvents(target, name) {
   }
   return counts;
 }
+
+// Makes `frame` load `html` as its srcdoc (a page of its own); resolves once it loaded.
+export function loadSrcdoc(frame, html) {
+  return new Promise((resolve) => {
+    frame.addEventListener("load", () => resolve(), { once: true });
+    frame.srcdoc = html;
+  });
+}

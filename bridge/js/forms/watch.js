@@ -45,9 +45,9 @@ function documentsOf(root) {
   for (let i = 0; i < documents.length; i += 1) {
     for (const frame of documents[i].querySelectorAll("iframe, frame")) {
       const inner = frame.contentDocument; // null for a frame of another origin
-      if (!inner || !inner.defaultView || "modelContext" in inner || bridgeIn(inner.defaultView) !== undefined) continue;
-      if (inner.URL !== "about:blank") continue;
-      if (!documents.includes(inner)) documents.push(inner);
+      if (!inner || inner.URL !== "about:blank" || !inner.defaultView || documents.includes(inner)) continue;
+      if ("modelContext" in inner || bridgeIn(inner.defaultView) !== undefined) continue;
+      documents.push(inner);
     }
   }
   return documents;
@@ -71,16 +71,28 @@ export function watchForms(root, report) {
   let nextId = 1;
   let observed = [];
   const observer = new MutationObserver((records) => sync(records));
-  // Observes each document of the page once; a document that left (its frame was removed or navigated) is let go.
+  // A frame that loads a document replaces the one it had without a mutation of the document that holds the frame.
+  const loaded = (event) => {
+    if (event.target?.localName === "iframe" || event.target?.localName === "frame") sync([]);
+  };
+  // Observes each document of the page once, and hears its frames load; a document that left (its frame was
+  // removed or navigated) is let go.
   const observe = (documents) => {
     const left = observed.some((d) => !documents.includes(d));
     if (left) observer.disconnect();
+    for (const document of observed) {
+      if (!documents.includes(document)) document.removeEventListener("load", loaded, { capture: true });
+    }
     for (const document of documents) {
       if (left || !observed.includes(document)) observer.observe(document, OBSERVED);
+      if (!observed.includes(document)) document.addEventListener("load", loaded, { capture: true });
     }
     observed = documents;
   };
-  const sync = (records) => {
+  const sync = (given) => {
+    // The records still pending too: observe() may disconnect the observer, which would drop them.
+    const pending = observer.takeRecords();
+    const records = given && [...given, ...pending];
     const documents = documentsOf(root);
     const changedDocuments = documents.length !== observed.length || documents.some((d, i) => d !== observed[i]);
     observe(documents);
@@ -108,11 +120,7 @@ export function watchForms(root, report) {
       }
     }
   };
-  // A frame that loads a document replaces the one it had without a mutation of this page.
-  const loaded = (event) => {
-    if (event.target?.localName === "iframe" || event.target?.localName === "frame") sync([]);
-  };
-  root.addEventListener("load", loaded, { capture: true });
+  observe([root]);
   let started = false;
   queueMicrotask(() => {
     if (!started) sync(null);
@@ -128,8 +136,8 @@ export function watchForms(root, report) {
       started = true;
     },
     disconnect: () => {
+      observe([]);
       observer.disconnect();
-      root.removeEventListener("load", loaded, { capture: true });
     },
   };
 }
