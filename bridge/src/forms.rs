@@ -1,5 +1,6 @@
-//! Declarative form tools: every `<form toolname tooldescription>` of the document is a tool of this page, listed
-//! and callable from other windows like a tool registered with `registerTool` (docs/forms.md).
+//! Declarative form tools: every `<form toolname tooldescription>` of the document (and of its frames without `src`
+//! that have no `modelContext` of their own) is a tool of this page, listed and callable from other windows like a
+//! tool registered with `registerTool` (docs/forms.md).
 //!
 //! `js/forms/` does the DOM work (the schema of a form, filling and submitting it, watching the document) and
 //! reports each form that appears, changes or disappears. This file only reads those reports: each becomes one
