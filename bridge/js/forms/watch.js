@@ -89,7 +89,16 @@ export function watchForms(root, report) {
     }
     observed = documents;
   };
+  let syncing = false;
   const sync = (given) => {
+    syncing = true;
+    try {
+      syncNow(given);
+    } finally {
+      syncing = false;
+    }
+  };
+  const syncNow = (given) => {
     // The records still pending too: observe() may disconnect the observer, which would drop them.
     const pending = observer.takeRecords();
     const records = given && [...given, ...pending];
@@ -130,6 +139,8 @@ export function watchForms(root, report) {
     // Reports at once the changes the observer would report in a microtask, so that a listing made in the same
     // task as a change (a form appended, then getTools) sees it, as native's does.
     flush: () => {
+      // A listing made from inside a report (a toolchange handler) lists what the sync under way reports.
+      if (syncing) return;
       const records = observer.takeRecords();
       if (!started) sync(null);
       else if (records.length > 0) sync(records);
