@@ -96,9 +96,9 @@ export async function runFormTool(form, toolName, args, signal) {
     filled.push(group.name);
     if (problem) refused.set(group.name, problem);
   }
-  // The fields hold the values now: `toolactivated` fires at the page's modelContext and window (runTool in
-  // tools.js) once this function returns its promise, as native fires it for a form.
-  // Let the page's input and change handlers (and a framework's re-render) run before the form is judged.
+  // The fields hold the values now, when runTool (tools.js) fires `toolactivated`: this function returns its
+  // promise here. Let the page's input and change handlers (and a framework's re-render) run before the form is
+  // judged.
   await nextTask();
   abortIfNeeded(signal);
   cancelIfNoLongerTool(form, toolName);

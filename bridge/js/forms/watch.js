@@ -146,9 +146,6 @@ export function watchForms(root, report) {
       else if (records.length > 0) sync(records);
       started = true;
     },
-    disconnect: () => {
-      observe([]);
-      observer.disconnect();
-    },
+    disconnect: () => observe([]),
   };
 }
