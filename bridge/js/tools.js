@@ -50,7 +50,11 @@ const BRIDGE_KEY = Symbol.for("webmcp-bridge");
 
 // The bridge already installed in this page by any copy of this module, or undefined.
 export function installedBridge() {
-  return window[BRIDGE_KEY];
+  return bridgeIn(window);
+}
+// The same, of another window of this origin (a frame's).
+export function bridgeIn(win) {
+  return win[BRIDGE_KEY];
 }
 export function markInstalled(context) {
   Object.defineProperty(window, BRIDGE_KEY, { value: context, configurable: false, enumerable: false });

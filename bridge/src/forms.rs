@@ -1,5 +1,6 @@
-//! Declarative form tools: every `<form toolname tooldescription>` of the document is a tool of this page, listed
-//! and callable from other windows like a tool registered with `registerTool` (docs/forms.md).
+//! Declarative form tools: every `<form toolname tooldescription>` of the document (and of its frames without `src`
+//! that have no `modelContext` of their own) is a tool of this page, listed and callable from other windows like a
+//! tool registered with `registerTool` (docs/forms.md).
 //!
 //! `js/forms/` does the DOM work (the schema of a form, filling and submitting it, watching the document) and
 //! reports each form that appears, changes or disappears. This file only reads those reports: each becomes one
@@ -21,9 +22,16 @@ use crate::driver::{Driver, upgrade};
 
 #[wasm_bindgen(module = "/js/forms/watch.js")]
 extern "C" {
+    /// What watchForms returns.
+    type FormWatcher;
+
     /// Watches `root` for `form[toolname]` and calls `report(kind, id, definition)` (see js/forms/watch.js).
     #[wasm_bindgen(js_name = watchForms)]
-    fn watch_forms(root: &web_sys::Document, report: &js_sys::Function) -> JsValue;
+    fn watch_forms(root: &web_sys::Document, report: &js_sys::Function) -> FormWatcher;
+
+    /// Reports at once the changes the watcher has not reported yet.
+    #[wasm_bindgen(method)]
+    fn flush(this: &FormWatcher);
 }
 
 // The modules that js/forms/watch.js and tool.js import, and Rust does not call. wasm-bindgen copies a JavaScript
@@ -67,7 +75,7 @@ extern "C" {
 
 /// The watcher and the callback it calls, alive as long as the page.
 struct Watcher {
-    _handle: JsValue,
+    handle: FormWatcher,
     _report: Closure<dyn FnMut(String, u32, JsValue)>,
 }
 
@@ -87,7 +95,18 @@ pub(crate) fn start(driver: &Rc<Driver>) {
         upgrade(&driver, |driver| on_report(driver, &kind, FormId(id), definition));
     });
     let handle = watch_forms(&document, report.as_ref().unchecked_ref());
-    WATCHER.with(|w| *w.borrow_mut() = Some(Watcher { _handle: handle, _report: report }));
+    WATCHER.with(|w| *w.borrow_mut() = Some(Watcher { handle, _report: report }));
+}
+
+/// Reports the forms' changes of this task at once rather than in a microtask: a listing made right after the page
+/// added a form (in the same task) lists its tool. The watcher is taken out while it reports (its reports reach the
+/// session, which may list again), so a flush from inside a report does nothing.
+pub(crate) fn flush() {
+    let watcher = WATCHER.with(|w| w.borrow_mut().take());
+    if let Some(watcher) = watcher {
+        watcher.handle.flush();
+        WATCHER.with(|w| *w.borrow_mut() = Some(watcher));
+    }
 }
 
 /// A form appeared ("added"), changed ("changed", "renamed") or disappeared ("removed"): its definition is kept (or

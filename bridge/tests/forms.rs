@@ -41,6 +41,24 @@ extern "C" {
     fn consumer_frame() -> Promise;
     #[wasm_bindgen(js_name = requestFromFrame)]
     fn request_from_frame(frame: &JsValue, message: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = respondLater)]
+    fn respond_later(form: &web_sys::Element) -> JsValue;
+    #[wasm_bindgen(js_name = valuesAtToolActivated)]
+    fn values_at_tool_activated(target: &JsValue, name: &str, form: &web_sys::Element, field: &str) -> JsValue;
+    #[wasm_bindgen(js_name = blankFrameWith)]
+    fn blank_frame_with(html: &str) -> JsValue;
+    #[wasm_bindgen(js_name = formFromFramelessDocument)]
+    fn form_from_frameless_document(html: &str, operation: &str) -> web_sys::Element;
+    #[wasm_bindgen(js_name = formsInFramelessDocuments)]
+    fn forms_in_frameless_documents(html: &str) -> JsValue;
+    #[wasm_bindgen(js_name = stopBeingToolOnInput)]
+    fn stop_being_tool_on_input(form: &web_sys::Element, how: &str);
+    #[wasm_bindgen(js_name = countToolEvents)]
+    fn count_tool_events(target: &JsValue, name: &str) -> JsValue;
+    #[wasm_bindgen(js_name = loadSrcdoc)]
+    fn load_srcdoc(frame: &web_sys::Element, html: &str) -> Promise;
+    #[wasm_bindgen(js_name = namesListedRightAfterAdding)]
+    fn names_listed_right_after_adding(mc: &JsValue, html: &str) -> Promise;
 }
 
 #[wasm_bindgen(module = "/js/forms/tool.js")]
@@ -77,6 +95,18 @@ extern "C" {
     #[allow(dead_code)]
     #[wasm_bindgen(js_name = fill)]
     fn ships_fill_js(unused: &JsValue);
+}
+#[wasm_bindgen(module = "/js/tools.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = bridgeIn)]
+    fn ships_tools_js(unused: &JsValue, unused_too: &JsValue);
+}
+#[wasm_bindgen(module = "/js/context.js")]
+extern "C" {
+    #[allow(dead_code)]
+    #[wasm_bindgen(js_name = toolEvent)]
+    fn ships_context_js(unused: &JsValue);
 }
 #[wasm_bindgen(module = "/js/forms/submit.js")]
 extern "C" {
@@ -509,13 +539,18 @@ async fn the_value_given_to_respond_with_is_in_the_result() {
     );
     watch_submits(&form, "respond", &json(r#"{"order":42}"#));
     let result = call("order_form", r#"{"plan":"pro"}"#).await;
-    assert_eq!(
-        get(&result, "value").as_string().unwrap_or_default(),
-        concat!(
-            r#"{"content":[{"type":"text","text":"Filled plan. Submitted the form; the page responded."}],"#,
-            r#""filled":["plan"],"submitted":true,"response":{"order":42}}"#
-        )
-    );
+    // The response is the call's result, as native WebMCP answers: executeTool resolves with its JSON text.
+    assert_eq!(get(&result, "value").as_string().unwrap_or_default(), r#"{"order":42}"#);
+}
+
+#[wasm_bindgen_test]
+async fn a_string_response_is_the_result_as_it_is() {
+    let _ = mc();
+    let form =
+        add_form(r#"<form toolname="echo_form" tooldescription="Echoes." toolautosubmit><input name="word"></form>"#);
+    watch_submits(&form, "respond", &JsValue::from_str("ok"));
+    let result = call("echo_form", r#"{"word":"hi"}"#).await;
+    assert_eq!(get(&result, "value").as_string().as_deref(), Some("ok"), "{}", text(&result));
 }
 
 #[wasm_bindgen_test]
@@ -733,7 +768,7 @@ async fn a_frame_lists_and_calls_a_form_tool_through_window_messages() {
     .await;
     let executed = json(&executed.as_string().unwrap());
     assert_eq!(get(&executed, "success").as_bool(), Some(true), "{}", text(&executed));
-    assert_eq!(text(&get(&executed, "result.response")), r#"{"order":7}"#);
+    assert_eq!(text(&get(&executed, "result")), r#"{"order":7}"#);
     assert_eq!(text(&form_values(&form)), r#"{"quantity":"2"}"#);
     frame.dyn_into::<web_sys::Element>().unwrap().remove();
 }
@@ -752,4 +787,160 @@ async fn a_form_removed_during_its_call_rejects_with_unknown_error() {
     assert_eq!(get(&submits, "count").as_f64(), Some(1.0));
     assert_eq!(get(&result, "name").as_string().as_deref(), Some("UnknownError"), "{}", text(&result));
     assert_eq!(get(&result, "isDomException").as_bool(), Some(true), "{}", text(&result));
+}
+
+/// As the WebMCP web-platform-tests ask (declarative/unregister-during-executeTool): a form that leaves the page
+/// after its submit handler responded is no longer a tool, but its response still answers the call, whether the
+/// form was removed or lost its `tooldescription`.
+#[wasm_bindgen_test]
+async fn a_form_that_stops_being_a_tool_after_responding_still_answers_its_call() {
+    let mc = mc();
+    for (name, unregister) in [("removed_after_response", "remove"), ("undescribed_after_response", "attribute")] {
+        let form = add_form(&format!(
+            r#"<form toolname="{name}" tooldescription="Stops being a tool mid-call." toolautosubmit></form>"#
+        ));
+        let pending = respond_later(&form);
+        let result = call_tool(&mc, name, &json("{}"));
+        wait(get(&pending, "submitted").into()).await;
+        let changes = tool_changes(&mc);
+        let changed = get(&changes, "next").dyn_into::<js_sys::Function>().unwrap().call0(&changes).unwrap();
+        match unregister {
+            "remove" => form.remove(),
+            _ => form.remove_attribute("tooldescription").unwrap(),
+        }
+        assert_eq!(wait(changed.into()).await, true, "{name}");
+        assert!(!names().await.contains(&name.to_owned()), "{name}");
+        let respond = get(&pending, "respond").dyn_into::<js_sys::Function>().unwrap();
+        respond.call1(&JsValue::UNDEFINED, &JsValue::from_str("answered")).unwrap();
+        let result = wait(result).await;
+        assert_eq!(get(&result, "value").as_string().as_deref(), Some("answered"), "{name}: {}", text(&result));
+        form.remove();
+    }
+}
+
+/// `toolactivated` for a form's call fires at the page's modelContext and at its window, once each, after
+/// the fields hold the values given.
+#[wasm_bindgen_test]
+async fn tool_activated_fires_at_the_window_and_the_model_context_after_the_fields_are_filled() {
+    let mc = mc();
+    let form = add_form(
+        r#"<form toolname="activated_form" tooldescription="Announces its call." toolautosubmit>
+          <input name="query" value="initial"></form>"#,
+    );
+    watch_submits(&form, "respond", &JsValue::from_str("done"));
+    let window = web_sys::window().unwrap();
+    let at_window = values_at_tool_activated(&window, "activated_form", &form, "query");
+    let at_model_context = values_at_tool_activated(&mc, "activated_form", &form, "query");
+    let result = call("activated_form", r#"{"query":"testing"}"#).await;
+    assert_eq!(get(&result, "ok").as_bool(), Some(true), "{}", text(&result));
+    assert_eq!(text(&at_window), r#"["testing"]"#);
+    assert_eq!(text(&at_model_context), r#"["testing"]"#);
+    form.remove();
+}
+
+/// A form in a frame without `src` (an about:blank document of this page, which only the page's script fills) is
+/// a tool of the page, callable (its submit handler, of the frame's window, responds); it stops being one when the
+/// frame is removed, and a change of the form after that is not a tool.
+#[wasm_bindgen_test]
+async fn a_form_in_a_blank_frame_is_a_tool_of_the_page_until_the_frame_goes() {
+    let _ = mc();
+    let made = blank_frame_with(
+        r#"<form toolname="blank_frame_form" tooldescription="In a frame without src." toolautosubmit>
+             <input name="word"></form>"#,
+    );
+    let (frame, form) = (get(&made, "frame").unchecked_into::<web_sys::Element>(), get(&made, "form").unchecked_into());
+    watch_submits(&form, "respond", &JsValue::from_str("from the frame"));
+    let result = call("blank_frame_form", r#"{"word":"hello"}"#).await;
+    assert_eq!(get(&result, "value").as_string().as_deref(), Some("from the frame"), "{}", text(&result));
+    assert_eq!(text(&form_values(&form)), r#"{"word":"hello"}"#);
+    frame.remove();
+    form.set_attribute("toolname", "blank_frame_form_renamed").unwrap();
+    let listed = names().await;
+    assert!(!listed.iter().any(|name| name.starts_with("blank_frame_form")), "{listed:?}");
+}
+
+/// A frame without `src` that then loads a page of its own (here a `srcdoc`) takes its forms with it: the blank
+/// document's form stops being a tool of the page once the frame loaded, though nothing changed in the page's own
+/// document, and the loaded page's form is not the page's tool either.
+#[wasm_bindgen_test]
+async fn a_blank_frame_that_loads_a_page_is_no_longer_the_pages() {
+    let _ = mc();
+    let made = blank_frame_with(
+        r#"<form toolname="until_the_frame_loads" tooldescription="In a blank frame, for now."></form>"#,
+    );
+    let frame = get(&made, "frame").unchecked_into::<web_sys::Element>();
+    assert!(names().await.contains(&"until_the_frame_loads".to_owned()));
+    wait(load_srcdoc(&frame, r#"<form toolname="in_the_loaded_page" tooldescription="The frame's own page."></form>"#))
+        .await;
+    let listed = names().await;
+    assert!(!listed.contains(&"until_the_frame_loads".to_owned()), "{listed:?}");
+    assert!(!listed.contains(&"in_the_loaded_page".to_owned()), "{listed:?}");
+    frame.remove();
+}
+
+/// Forms of documents without a window (createHTMLDocument, DOMParser) are not tools; moved or copied into the page
+/// (adoptNode, importNode, cloneNode), such a form is a tool that works.
+#[wasm_bindgen_test]
+async fn a_form_from_a_document_without_a_window_is_a_tool_once_in_the_page() {
+    let mc = mc();
+    let _documents = forms_in_frameless_documents(
+        r#"<form toolname="frameless_form" tooldescription="In no page."><input name="q"></form>"#,
+    );
+    // The probe is listed once the bridge has seen the page's mutations since the documents were made.
+    add_with_probe("", "probe_for_frameless").await;
+    assert!(!names().await.contains(&"frameless_form".to_owned()));
+    for operation in ["adoptNode", "importNode", "cloneNode"] {
+        let name = format!("moved_by_{operation}");
+        let form = form_from_frameless_document(
+            &format!(r#"<form toolname="{name}" tooldescription="Moved in." toolautosubmit><input name="q"></form>"#),
+            operation,
+        );
+        watch_submits(&form, "respond", &JsValue::from_str(operation));
+        let result = wait(call_tool(&mc, &name, &json(r#"{"q":"x"}"#))).await;
+        assert_eq!(get(&result, "value").as_string().as_deref(), Some(operation), "{}", text(&result));
+        form.remove();
+    }
+}
+
+/// A listing made in the same task as the page added a form lists the form's tool (the watcher's microtask has not
+/// run yet then), as native's does.
+#[wasm_bindgen_test]
+async fn a_listing_in_the_task_that_added_a_form_lists_its_tool() {
+    let mc = mc();
+    let listed = wait(names_listed_right_after_adding(
+        &mc,
+        r#"<form toolname="listed_at_once" tooldescription="Listed in the task that added it."></form>"#,
+    ))
+    .await;
+    assert_eq!(get(&listed, "frames").as_f64(), Some(0.0), "a frame of another test is still in the page");
+    let names = get(&listed, "names").dyn_into::<js_sys::Array>().unwrap();
+    assert!(names.includes(&JsValue::from_str("listed_at_once"), 0), "{}", text(&names));
+}
+
+/// A form that stops being its tool after it was filled and before it is submitted (here its own `input` handler
+/// removes it, or takes its `tooldescription` off) cancels the call, as native cancels a form call whose tool goes
+/// before the submit: the call rejects with a `DOMException` `UnknownError`, `toolcancel` fires at the modelContext and
+/// at the window, and nothing is submitted.
+#[wasm_bindgen_test]
+async fn a_form_that_stops_being_a_tool_before_its_submit_cancels_the_call() {
+    let mc = mc();
+    let window: JsValue = web_sys::window().unwrap().into();
+    for (name, how) in [("removed_before_submit", "remove"), ("undescribed_before_submit", "attribute")] {
+        let form = add_form(&format!(
+            r#"<form toolname="{name}" tooldescription="Stops being a tool while filled." toolautosubmit>
+                 <input name="q"></form>"#
+        ));
+        assert!(!wait(tool_named(&mc, name, 3000)).await.is_null(), "{name}");
+        stop_being_tool_on_input(&form, how);
+        let submits = watch_submits(&form, "prevent", &JsValue::UNDEFINED);
+        let (at_window, at_model_context) = (count_tool_events(&window, name), count_tool_events(&mc, name));
+        let result = call(name, r#"{"q":"x"}"#).await;
+        assert_eq!(get(&result, "name").as_string().as_deref(), Some("UnknownError"), "{name}: {}", text(&result));
+        assert_eq!(get(&result, "isDomException").as_bool(), Some(true), "{name}");
+        assert_eq!(get(&submits, "count").as_f64(), Some(0.0), "{name}");
+        wait(next_task(0)).await;
+        assert_eq!(text(&at_window), r#"{"toolactivated":1,"toolcancel":1}"#, "{name}");
+        assert_eq!(text(&at_model_context), r#"{"toolactivated":1,"toolcancel":1}"#, "{name}");
+        form.remove();
+    }
 }

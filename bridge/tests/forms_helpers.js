@@ -165,3 +165,89 @@ export function consumerFrame() {
 export async function requestFromFrame(frame, message) {
   return await frame.contentWindow.request(message);
 }
+
+// Answers the next agent submit of `form` with respondWith(a promise this page settles later):
+// `pending.submitted` resolves once the submit event was dispatched, `pending.respond(value)` settles the response.
+export function respondLater(form) {
+  const pending = {};
+  pending.submitted = new Promise((resolve) => {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      event.respondWith(new Promise((respond) => (pending.respond = respond)));
+      resolve();
+    }, { once: true });
+  });
+  return pending;
+}
+
+// Records, for each `toolactivated` of the tool `name` at `target`, the value its field `field` of `form` held then.
+export function valuesAtToolActivated(target, name, form, field) {
+  const values = [];
+  target.addEventListener("toolactivated", (event) => {
+    if (event.toolName === name) values.push(form.elements[field].value);
+  });
+  return values;
+}
+
+// A frame without `src` (its document is about:blank, of this origin) whose body is `html`: { frame, form }, the
+// first form of `html`.
+export function blankFrameWith(html) {
+  const frame = document.createElement("iframe");
+  document.body.appendChild(frame);
+  frame.contentDocument.body.innerHTML = html;
+  return { frame, form: frame.contentDocument.querySelector("form") };
+}
+
+// The form of `html`, written in a document that has no window, then moved or copied out of it with `operation`
+// ("adoptNode", "importNode" or "cloneNode") and added to this page; returns it.
+export function formFromFramelessDocument(html, operation) {
+  const framelessDocument = document.implementation.createHTMLDocument();
+  framelessDocument.body.innerHTML = html;
+  const source = framelessDocument.querySelector("form");
+  const form = operation === "cloneNode" ? source.cloneNode(true) : document[operation](source, true);
+  document.body.appendChild(form);
+  return form;
+}
+
+// Forms written in documents without a window (one made by createHTMLDocument, one by DOMParser); returns them.
+export function formsInFramelessDocuments(html) {
+  const made = document.implementation.createHTMLDocument();
+  made.body.innerHTML = html;
+  const parsed = new DOMParser().parseFromString(html, "text/html");
+  return [made, parsed];
+}
+
+// Adds `html` to the page and lists this page's tools in the same task: { frames, names }, `frames` the number of
+// frames the page had (with none, the listing answers at once, asking no other window).
+export async function namesListedRightAfterAdding(mc, html) {
+  const frames = window.length;
+  addHtml(html);
+  const tools = await mc.getTools({ timeoutMs: 50 });
+  return { frames, names: tools.filter((t) => t.origin === location.origin).map((t) => t.name).sort() };
+}
+
+// Makes `form` stop being a tool at the first `input` event of its fields: `how` "remove" removes it, "attribute"
+// takes its tooldescription off.
+export function stopBeingToolOnInput(form, how) {
+  form.addEventListener("input", () => (how === "remove" ? form.remove() : form.removeAttribute("tooldescription")),
+    { once: true });
+}
+
+// Counts `toolactivated` and `toolcancel` of the tool `name` at `target`.
+export function countToolEvents(target, name) {
+  const counts = { toolactivated: 0, toolcancel: 0 };
+  for (const type of Object.keys(counts)) {
+    target.addEventListener(type, (event) => {
+      if (event.toolName === name) counts[type] += 1;
+    });
+  }
+  return counts;
+}
+
+// Makes `frame` load `html` as its srcdoc (a page of its own); resolves once it loaded.
+export function loadSrcdoc(frame, html) {
+  return new Promise((resolve) => {
+    frame.addEventListener("load", () => resolve(), { once: true });
+    frame.srcdoc = html;
+  });
+}

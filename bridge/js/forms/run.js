@@ -4,6 +4,8 @@
 import { argumentProblems, fieldList } from "./args.js";
 import { EXCLUSIONS, collapse, collectFields } from "./fields.js";
 import { fill } from "./fill.js";
+import { toolEvent } from "../context.js";
+import { installedBridge } from "../tools.js";
 import { submitAsAgent, submitButtons, untilAborted } from "./submit.js";
 
 function nextTask() {
@@ -60,6 +62,27 @@ function result(text, fields) {
   return { content: [{ type: "text", text }], ...fields };
 }
 
+// Why `form` is no longer the tool `toolName` (it left the page, or lost its toolname or tooldescription), or null.
+function noLongerTool(form, toolName) {
+  if (!form.isConnected) return "the form left the page";
+  if (form.getAttribute("toolname") !== toolName) return "the form's toolname changed";
+  if (!form.getAttribute("tooldescription")?.trim()) return "the form lost its tooldescription";
+  return null;
+}
+
+// A form that stopped being its tool between being filled and being judged (its own handlers removed it, say)
+// cancels the call, as native cancels a form call whose tool goes before the form is submitted: `toolcancel` at
+// the page's modelContext and window, and an UnknownError for the caller.
+function cancelIfNoLongerTool(form, toolName) {
+  const why = noLongerTool(form, toolName);
+  if (why === null) return;
+  // At the page's ModelContext, then at its window, as runTool fires them (tools.js).
+  const context = installedBridge();
+  if (context instanceof EventTarget) context.dispatchEvent(toolEvent("toolcancel", toolName));
+  globalThis.dispatchEvent(toolEvent("toolcancel", toolName));
+  throw new DOMException(`${toolName}: ${why} before it was submitted; the call was cancelled`, "UnknownError");
+}
+
 export async function runFormTool(form, toolName, args, signal) {
   abortIfNeeded(signal);
   const fields = collectFields(form);
@@ -73,9 +96,12 @@ export async function runFormTool(form, toolName, args, signal) {
     filled.push(group.name);
     if (problem) refused.set(group.name, problem);
   }
-  // Let the page's input and change handlers (and a framework's re-render) run before the form is judged.
+  // The fields hold the values now, when runTool (tools.js) fires `toolactivated`: this function returns its
+  // promise here. Let the page's input and change handlers (and a framework's re-render) run before the form is
+  // judged.
   await nextTask();
   abortIfNeeded(signal);
+  cancelIfNoLongerTool(form, toolName);
   const autosubmit = form.hasAttribute("toolautosubmit");
   const blocked = blockers(form, fields, refused, autosubmit);
   if (blocked.some((b) => b.by === "agent") || (autosubmit && blocked.length > 0)) {
@@ -88,7 +114,6 @@ export async function runFormTool(form, toolName, args, signal) {
       submitted: false,
     });
   }
-  if (!form.isConnected) throw new Error(`${toolName}: the form left the page before it could be submitted`);
   const submission = submitAsAgent(form);
   if (!submission.seen) {
     const now = blockers(form, fields, new Map(), true);
@@ -96,18 +121,14 @@ export async function runFormTool(form, toolName, args, signal) {
       ? blockedError(toolName, now, filled, true)
       : new Error(`${toolName}: the browser did not submit the form`);
   }
-  // A form that leaves the page during its call (its submit handler removed it, say) ends the call as native's
-  // does: an UnknownError, whatever the page responded.
-  const gone = () => new DOMException(`${toolName}: the form left the page during its call`, "UnknownError");
+  // The page's response is the call's result, as with native WebMCP. A form that left the page while its submit
+  // event was dispatched (its submit handler removed it, say) ends the call as native's does: an UnknownError,
+  // whatever the page responded. A form that leaves after that does not: its response still answers the call.
   if (submission.response) {
-    if (!form.isConnected) throw gone();
-    const response = await untilAborted(submission.response, signal);
-    if (!form.isConnected) throw gone();
-    return result(`${filledText(filled)} Submitted the form; the page responded.`, {
-      filled,
-      submitted: true,
-      response,
-    });
+    if (submission.leftDuringSubmit) {
+      throw new DOMException(`${toolName}: the form left the page during its submit event`, "UnknownError");
+    }
+    return untilAborted(submission.response, signal);
   }
   const note = submission.event.defaultPrevented
     ? " The page's submit handler took the submission over and gave no response."

@@ -10,7 +10,7 @@ export function submitButtons(form) {
 // Submits as the visitor would with the form's first submit button (validation and submit handlers run). The
 // submit event gets `agentInvoked` and `respondWith()` (the WebMCP draft's hook), for this submission only.
 export function submitAsAgent(form) {
-  const submission = { seen: false, event: null, response: undefined };
+  const submission = { seen: false, event: null, response: undefined, leftDuringSubmit: false };
   let dispatching = false;
   const hook = (event) => {
     if (event.target !== form || submission.seen) return;
@@ -35,13 +35,16 @@ export function submitAsAgent(form) {
     });
   };
   const submitter = submitButtons(form).find((b) => !b.matches(":disabled")) ?? null;
-  window.addEventListener("submit", hook, { capture: true });
+  // The form's window: a form of a frame's document (forms.md) submits there.
+  const win = form.ownerDocument.defaultView ?? window;
+  win.addEventListener("submit", hook, { capture: true });
   try {
     form.requestSubmit(submitter);
   } finally {
     dispatching = false;
-    window.removeEventListener("submit", hook, { capture: true });
+    win.removeEventListener("submit", hook, { capture: true });
   }
+  submission.leftDuringSubmit = submission.seen && !form.isConnected;
   return submission;
 }
 

@@ -7,7 +7,10 @@ use interpane_e2e::{Case, Ctx, E2eResult, case, check_eq};
 use serde_json::{Value, json};
 
 pub fn cases() -> Vec<Case> {
-    vec![case!("modes::a_form_is_one_tool_and_passwords_stay_the_visitors", a_form_is_one_tool)]
+    vec![
+        case!("modes::a_form_is_one_tool_and_passwords_stay_the_visitors", a_form_is_one_tool),
+        case!("modes::a_form_in_a_blank_frame_is_one_tool", a_form_in_a_blank_frame_is_one_tool),
+    ]
 }
 
 /// On a page without the bridge yet: adds a declarative form with an email, a password and a one-time-code field,
@@ -83,4 +86,52 @@ async fn a_form_is_one_tool(t: Ctx) -> E2eResult<()> {
         json!({ "bridge": ["sign_up"] })
     };
     check_eq(seen, expected, "the form's tool as the bridge and the browser's registry list it")
+}
+
+/// With the bridge installed: adds a frame without `src` (an about:blank document of the page) holding a declarative
+/// form with a password field, and reports whether the frame's document has a `modelContext` of its own, what the
+/// bridge lists (this page's tools), what native lists in the page and in the frame (where native exists), and what
+/// the bridge lists once the frame is gone.
+const FORM_IN_BLANK_FRAME: &str = r#"
+const bridge = await import("/pkg/interpane.js");
+await bridge.default();
+const context = bridge.install({ exposeToolsTo: [args[0]] });
+await context.ready;
+const frame = document.createElement("iframe");
+document.body.append(frame);
+frame.contentDocument.body.innerHTML = '<form toolname="framed_sign_up" tooldescription="Sign up in a frame.">' +
+  '<input name="email" type="email"><input name="password" type="password"></form>';
+const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+await pause();
+const names = async (registry) => registry ? (await registry.getTools()).map((tool) =>
+  ({ name: tool.name, fields: Object.keys(tool.inputSchema?.properties ?? (typeof tool.inputSchema === "string"
+    ? JSON.parse(tool.inputSchema).properties ?? {} : {})) })) : null;
+const out = { frameHasModelContext: "modelContext" in frame.contentDocument };
+out.bridge = (await context.getTools()).filter((tool) => tool.origin === location.origin).map((tool) => tool.name);
+out.nativeInFrame = out.frameHasModelContext ? await names(frame.contentDocument.modelContext) : null;
+frame.remove();
+await pause();
+out.bridgeAfter = (await context.getTools()).filter((tool) => tool.origin === location.origin).map((tool) => tool.name);
+return out;
+"#;
+
+/// A form in a frame without `src` is one tool either way. Without native WebMCP the frame's document has no
+/// `modelContext`, and the page's bridge makes the form a tool of the page (its password field left out) until the
+/// frame goes. With native, the frame's document has native's `modelContext`, which makes the form a tool of the
+/// frame (password included, as native does in any frame without the bridge); the page's bridge leaves that frame
+/// alone and lists native's tool once, as it lists native's other tools.
+async fn a_form_in_a_blank_frame_is_one_tool(t: Ctx) -> E2eResult<()> {
+    t.open(Site::Shop, "/e2e/peer.html?kind=none").await?;
+    let seen: Value = t.session.execute_async(FORM_IN_BLANK_FRAME, vec![json!(t.origin(Site::Widget))]).await?;
+    let expected = if native_mode() {
+        json!({
+            "frameHasModelContext": true,
+            "bridge": ["framed_sign_up"],
+            "nativeInFrame": [{ "name": "framed_sign_up", "fields": ["email", "password"] }],
+            "bridgeAfter": [],
+        })
+    } else {
+        json!({ "frameHasModelContext": false, "bridge": ["framed_sign_up"], "nativeInFrame": null, "bridgeAfter": [] })
+    };
+    check_eq(seen, expected, "the frame's form as the bridge and the browser list it")
 }
