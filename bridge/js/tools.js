@@ -24,7 +24,8 @@ export function runTool(token, execute, thisArg, argsText, signal) {
   const context = installedBridge();
   const toolName = typeof thisArg?.name === "string" ? thisArg.name : "";
   if (context instanceof EventTarget) {
-    // At the page's ModelContext, then at its window, as native fires them.
+    // At the page's ModelContext, then at its window, as the platform tests expect (native 156 fires them at the
+    // ModelContext only).
     const fire = (type) => {
       context.dispatchEvent(toolEvent(type, toolName));
       globalThis.dispatchEvent(toolEvent(type, toolName));
