@@ -385,16 +385,21 @@ export async function windowToolEvents() {
 }
 
 // The bridge's own WEBMCP_* window messages never reach the page's message listeners (a `{ once: true }` listener
-// would be spent on one of them); the page's own messages do.
+// would be spent on one of them); the page's own messages do, and so does the answer to a request the page's script
+// sent by hand (the request itself is the bridge's to answer).
 export async function pageListenersMissOurMessages() {
   const heard = [];
   const first = new Promise((resolve) =>
     window.addEventListener("message", (event) => { heard.push(event.data?.type ?? event.data); resolve(); }, { once: true }),
   );
-  window.addEventListener("message", (event) => heard.push(`any:${event.data?.type ?? event.data}`));
+  let answered;
+  const answer = new Promise((resolve) => (answered = resolve));
+  window.addEventListener("message", (event) => {
+    heard.push(`any:${event.data?.type ?? event.data}`);
+    if (event.data?.requestId === "page_listener_probe") answered();
+  });
   window.postMessage({ type: "WEBMCP_GET_TOOLS_REQUEST", requestId: "page_listener_probe" }, "*");
   window.postMessage("the page's own", "*");
-  await first;
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await Promise.all([first, answer]);
   return heard;
 }

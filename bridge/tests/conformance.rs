@@ -209,7 +209,7 @@ async fn tool_events_reach_the_window_too() {
 async fn the_bridges_messages_never_reach_the_pages_listeners() {
     install();
     let heard = wait(page_listeners_miss_our_messages()).await;
-    assert_eq!(text(&heard), r#"["the page's own","any:the page's own"]"#);
+    assert_eq!(text(&heard), r#"["the page's own","any:the page's own","any:WEBMCP_GET_TOOLS_RESPONSE"]"#);
 }
 
 #[wasm_bindgen_test]
