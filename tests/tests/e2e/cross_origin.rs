@@ -86,6 +86,10 @@ pub fn cases() -> Vec<Case> {
             "cross::a_cross_origin_caller_that_navigates_away_stops_the_run",
             leaving::a_cross_origin_caller_that_navigates_away_stops_the_run
         ),
+        case!(
+            "cross::a_same_origin_caller_navigated_by_its_parent_stops_the_run",
+            leaving::a_same_origin_caller_navigated_by_its_parent_stops_the_run
+        ),
         case!("cross::a_removed_same_origin_caller_stops_the_run", leaving::a_removed_same_origin_caller_stops_the_run),
         case!(
             "cross::a_removed_cross_origin_caller_stops_the_run",

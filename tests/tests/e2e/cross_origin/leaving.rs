@@ -1,8 +1,8 @@
 //! A caller frame that leaves while its call runs (issue 26; docs/once-only.md §2, docs/native.md): one that
-//! navigates itself to another document, and one its parent removes, of the parent's origin and of another. The
-//! parent's tool waits for its signal; its abort and the parent's `toolcancel` are what the cases wait for. A caller
-//! that reloads keeps its call (the once-only cases `once::caller_reload_*` show it runs once and reaches the new
-//! page).
+//! navigates itself to another document and one its parent removes, of the parent's origin and of another, and one
+//! of the parent's origin that the parent navigates. The parent's tool waits for its signal; its abort and the
+//! parent's `toolcancel` are what the cases wait for. A caller that reloads keeps its call (the once-only cases
+//! `once::caller_reload_*` show it runs once and reaches the new page).
 
 use interpane_demo_sites::Site;
 use interpane_e2e::{Ctx, E2eResult, check_eq};
@@ -17,6 +17,8 @@ use super::pages::{
 enum Leaving {
     /// Its page navigates itself to `about:blank`.
     Navigates,
+    /// Its parent navigates the frame to `about:blank` (its `src`).
+    IsNavigated,
     /// Its parent removes the frame.
     IsRemoved,
 }
@@ -40,6 +42,9 @@ async fn the_run_stops(t: &Ctx, caller: Site, leaving: Leaving) -> E2eResult<()>
             js(t, caller_frame, "setTimeout(() => { location.href = 'about:blank'; }, 0); return true;", vec![])
                 .await?;
         }
+        Leaving::IsNavigated => {
+            js(t, Page::Top, "document.getElementById('c').src = 'about:blank'; return true;", vec![]).await?;
+        }
         Leaving::IsRemoved => {
             js(t, Page::Top, "return e2e.removeFrame('c');", vec![]).await?;
         }
@@ -60,6 +65,13 @@ pub async fn a_same_origin_caller_that_navigates_away_stops_the_run(t: Ctx) -> E
 /// A caller frame of another origin navigates itself away mid-call: the parent's run stops.
 pub async fn a_cross_origin_caller_that_navigates_away_stops_the_run(t: Ctx) -> E2eResult<()> {
     the_run_stops(&t, Site::Widget, Leaving::Navigates).await
+}
+
+/// The parent navigates a caller frame of its origin mid-call: the parent's run stops. (Not for a frame of another
+/// origin: a navigation that a page of another origin starts fires no `navigate` in the frame's page, which goes as
+/// if it reloaded, and its call runs on; docs/once-only.md §2.)
+pub async fn a_same_origin_caller_navigated_by_its_parent_stops_the_run(t: Ctx) -> E2eResult<()> {
+    the_run_stops(&t, Site::Shop, Leaving::IsNavigated).await
 }
 
 /// A caller frame of the parent's origin is removed mid-call: the parent's run stops.
