@@ -62,8 +62,9 @@ pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<Eve
 /// The Navigation API's events (where the browser has it): whether the page's document is about to be replaced,
 /// by a reload or by another document, for what going away means for its calls (the session decides). A same-
 /// document navigation or a download replaces nothing; `navigatesuccess` and `navigateerror` say that a
-/// navigation ended without replacing the document. A navigation that the browser's own interface starts fires
-/// none of them, and the session takes the page's leaving as a reload then.
+/// navigation ended without replacing the document. A navigation that a page of another origin starts fires none
+/// of them here (nor, maybe, one the browser's own interface starts), and the session takes the page's leaving as a
+/// reload then.
 fn listen_to_navigation(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<EventListener> {
     let navigation = js_sys::Reflect::get(window, &JsValue::from_str("navigation")).unwrap_or(JsValue::UNDEFINED);
     let Ok(navigation) = navigation.dyn_into::<web_sys::EventTarget>() else { return Vec::new() };

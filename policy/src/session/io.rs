@@ -157,8 +157,9 @@ pub enum Input {
 #[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Departure {
-    /// No navigation of the document is under way (or the page cannot tell: a navigation the browser's own
-    /// interface starts fires no event in the page).
+    /// No navigation of the document is under way, or the page cannot tell: a browser without the Navigation API,
+    /// a navigation that a page of another origin starts (no `navigate` event in this page), maybe one the browser's
+    /// own interface starts. Going away is taken as a reload then.
     #[default]
     Stays,
     /// It reloads (`navigationType` `reload`): the next page of its frame resumes its calls.
