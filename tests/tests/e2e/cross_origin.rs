@@ -95,6 +95,7 @@ pub fn cases() -> Vec<Case> {
             "cross::a_removed_cross_origin_caller_stops_the_run",
             leaving::a_removed_cross_origin_caller_stops_the_run
         ),
+        case!("cross::a_caller_popup_that_closes_stops_the_run", leaving::a_caller_popup_that_closes_stops_the_run),
     ]
 }
 

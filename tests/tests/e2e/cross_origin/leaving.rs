@@ -1,7 +1,7 @@
-//! A caller frame that leaves while its call runs (issue 26; docs/once-only.md §2, docs/native.md): one that
-//! navigates itself to another document and one its parent removes, of the parent's origin and of another, and one
-//! of the parent's origin that the parent navigates. The parent's tool waits for its signal; its abort and the
-//! parent's `toolcancel` are what the cases wait for. A caller that reloads keeps its call (the once-only cases
+//! A caller that leaves while its call runs (issue 26; docs/once-only.md §2, docs/native.md): a frame that navigates
+//! itself to another document and one its parent removes, of the parent's origin and of another; one of the
+//! parent's origin that the parent navigates; and a popup that closes. The tool waits for its signal; its abort and
+//! `toolcancel` where it runs are what the cases wait for. A caller that reloads keeps its call (the once-only cases
 //! `once::caller_reload_*` show it runs once and reaches the new page).
 
 use interpane_demo_sites::Site;
@@ -82,4 +82,27 @@ pub async fn a_removed_same_origin_caller_stops_the_run(t: Ctx) -> E2eResult<()>
 /// A caller frame of another origin is removed mid-call: the parent's run stops.
 pub async fn a_removed_cross_origin_caller_stops_the_run(t: Ctx) -> E2eResult<()> {
     the_run_stops(&t, Site::Widget, Leaving::IsRemoved).await
+}
+
+/// A popup of another origin calls its opener's tool and is closed while the tool runs: the opener's run stops, as
+/// for a removed frame (the opener finds the caller's window closed).
+pub async fn a_caller_popup_that_closes_stops_the_run(t: Ctx) -> E2eResult<()> {
+    let tool = "waits_in_the_opener";
+    open_top(&t, Site::Shop, &peer_path("bridge", &[])).await?;
+    let body = "await page.untilAborted(signal); return 'finished after the abort';";
+    register(&t, Page::Top, json!({ "name": tool, "body": body }), json!({ "exposedTo": ["widget"] })).await?;
+    let url = format!("{}{}", t.origin(Site::Widget), peer_path("bridge", &[]));
+    let state = js(&t, Page::Top, "return await e2e.openPopup(args[0]);", vec![json!(url)]).await?;
+    check_eq(state, json!("ready"), "the popup's page")?;
+    super::switch_to_window(&t, 1).await?;
+    list(&t, Page::Top, json!({ "fromOrigins": ["shop"] })).await?;
+    js(&t, Page::Top, "return e2e.start(args[0], args[0]);", vec![json!(tool)]).await?;
+    wait_counter(&t, Site::Shop, tool, 1).await?;
+    super::switch_to_window(&t, 0).await?;
+    js(&t, Page::Top, "return e2e.closePopup();", vec![]).await?;
+    wait_counter(&t, Site::Shop, &format!("{tool}.aborted"), 1).await?;
+    let condition = format!("e2e.cancels.includes({}) && e2e.cancels", json!(tool));
+    check_eq(wait_in(&t, Page::Top, &condition).await?, json!([tool]), "the opener's toolcancel events")?;
+    check_eq(t.counter(Site::Shop, tool), 1, "runs of the tool")?;
+    check_bridge_never_posts_to_star(&t).await.map(drop)
 }
