@@ -46,8 +46,8 @@ use interpane_policy::envelope::{
 };
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{
-    CallRequest, Config, Effect, Input, ListRequest, ListedTool, Locator, PeerId, PortId, RunId, RunResult, WaiterId,
-    WindowId,
+    CallRequest, Config, Departure, Effect, Input, ListRequest, ListedTool, Locator, PeerId, PortId, RunId, RunResult,
+    WaiterId, WindowId,
 };
 use interpane_policy::{ErrorKind, OriginList, RequestId, ToolError, decode};
 use session_support::{
@@ -83,6 +83,9 @@ enum Action {
     Forge { kind: u8, target: u8, pick: u8, same_origin: bool },
     /// A frame reloads: after `pagehide` (clean) or not (a crash).
     Reload { page: u8, clean: bool },
+    /// A frame navigates to another page of its origin (the page said it leaves, then `pagehide`): the calls it
+    /// waits on stop, and the next page resumes none of them.
+    Leave(u8),
     /// Time passes.
     Tick(u16),
 }
@@ -100,6 +103,7 @@ fn action() -> impl Strategy<Value = Action> {
         3 => (0u8..10, 0u8..3, any::<u8>(), proptest::bool::weighted(0.3))
             .prop_map(|(kind, target, pick, same_origin)| Action::Forge { kind, target, pick, same_origin }),
         1 => (0u8..2, any::<bool>()).prop_map(|(page, clean)| Action::Reload { page, clean }),
+        1 => (0u8..2).prop_map(Action::Leave),
         3 => prop_oneof![1u16..100, 100u16..4000].prop_map(Action::Tick),
     ]
 }
@@ -823,6 +827,10 @@ impl Sim {
             Action::Stop(n) => self.stop(n),
             Action::Forge { kind, target, pick, same_origin } => self.forge(kind, target, pick, same_origin),
             Action::Reload { page, clean } => self.reload(page, clean),
+            Action::Leave(page) => {
+                self.handle([1, 3][usize::from(page) % 2], Input::Navigating(Departure::Leaves));
+                self.reload(page, true);
+            }
             Action::Tick(ms) => {
                 let until = self.now + u64::from(ms);
                 self.tick(until);

@@ -19,14 +19,14 @@ use interpane_policy::calls_channel::{self, ChannelMessage};
 use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
 use interpane_policy::journal::{CallOutcome, JournalStore, MemoryStore, OutcomeStatus};
 use interpane_policy::session::{
-    Answer, CallRefusal, CallRequest, CallTarget, Effect, Input, ListedTool, Locator, ObservedCall, ObservedStatus,
-    PeerId, RunId, RunResult, WaiterId, WindowFacts, WindowId,
+    Answer, CallRefusal, CallRequest, CallTarget, Departure, Effect, Input, LIVENESS_MS, ListedTool, Locator,
+    ObservedCall, ObservedStatus, PeerId, RunId, RunResult, WaiterId, WindowFacts, WindowId,
 };
 use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError, TupleOrigin};
 use serde_json::json as value;
 use session_support::{
-    Page, T0, execute, from_window, json, list, name, origin as window_origin, rid, tool, tool_exposed_to, tuple,
-    with_port,
+    JournalSetup, Page, T0, execute, from_window, json, list, name, open_journals_with, origin as window_origin, rid,
+    tool, tool_exposed_to, tuple, with_port,
 };
 
 const SHOP: &str = "https://shop.example";
@@ -593,6 +593,90 @@ fn a_stopped_caller_settles_stopped_and_the_provider_is_told_to_cancel() {
         let effects = page.task(from_window(1, SHOP, &late));
         assert!(settles(&effects).is_empty() && tool_results(&effects) == 0, "{effects:?}");
     }
+}
+
+#[test]
+fn a_page_that_navigates_away_stops_its_calls_and_one_that_reloads_leaves_them_to_its_next_page() {
+    // (what the page said of its departure before `pagehide`, whether its calls stop)
+    let table: [(&[Departure], bool); 5] = [
+        (&[], false),
+        (&[Departure::Reloads], false),
+        (&[Departure::Leaves], true),
+        // A navigation that did not replace the document (`navigateerror`), then a reload by the browser's own
+        // interface, which the page hears nothing of.
+        (&[Departure::Leaves, Departure::Stays], false),
+        (&[Departure::Reloads, Departure::Leaves], true),
+    ];
+    for (departures, stops) in table {
+        let (mut page, shop_peer) = widget_with_shop(true, true);
+        let wire = sent_call(&page.task(execute(5, shop_peer, "add", "{}", None)));
+        for departure in departures {
+            assert_eq!(page.task(Input::Navigating(*departure)), vec![], "{departures:?}");
+        }
+        let effects = page.task(Input::GoingAway);
+        let cancel = post(1, SHOP, Message::CancelTool { request_id: rid(&wire) });
+        if stops {
+            assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Stopped)], "{departures:?}");
+            assert_eq!(tool_results(&effects), 1);
+            // Recorded as stopped before the cancel leaves.
+            let written = effects.iter().position(|e| *e == Effect::WriteJournals);
+            let cancelled = effects.iter().position(|e| *e == cancel);
+            assert!(written.is_some() && cancelled > written, "{departures:?}: {effects:?}");
+        } else {
+            assert!(settles(&effects).is_empty() && !effects.contains(&cancel), "{departures:?}: {effects:?}");
+        }
+        // The next page of the frame (over the same sessionStorage) asks the provider how a call it was left
+        // stands, and has nothing to ask about a stopped one.
+        let asked = post(1, SHOP, Message::CallStatusRequest { request_id: rid(&wire) });
+        let next = next_page(std::mem::replace(&mut page.store, MemoryStore::new()));
+        assert_eq!(next.contains(&asked), !stops, "{departures:?}: {next:?}");
+    }
+}
+
+/// The widget's next page in the same frame, over `store`, with the shop in window 1: what opening its journals
+/// queued.
+fn next_page(store: MemoryStore) -> Vec<Effect> {
+    let mut page = Page::new(WIDGET, "");
+    page.store = store;
+    let around = vec![(WindowId(1), Locator::Frame(0))];
+    let now = page.now;
+    open_journals_with(&mut page.session, &mut page.store, ("tab1", "top"), around, JournalSetup::default(), now);
+    page.drain()
+}
+
+#[test]
+fn a_run_stops_when_its_callers_window_closes_and_runs_on_when_its_caller_reloads() {
+    let mut page = shop();
+    page.task(from_window(2, WIDGET, &execute_request("c_1", "add", "{}")));
+    // Half a second on: the windows that were asked about.
+    let probes = |page: &mut Page| -> Vec<Effect> {
+        let effects = page.advance_to(page.now + LIVENESS_MS);
+        effects.into_iter().filter(|e| matches!(e, Effect::ProbeWindows(_))).collect()
+    };
+    let probe = |page: &mut Page| assert_eq!(probes(page), vec![Effect::ProbeWindows(vec![WindowId(2)])]);
+    probe(&mut page);
+    assert_eq!(page.task(Input::WindowsClosed(vec![])), vec![]);
+    // The caller's page reloads: it says goodbye, and its next page (the same window) asks how the call stands.
+    page.task(from_window(2, WIDGET, &Message::GoingAway));
+    probe(&mut page);
+    assert_eq!(page.task(Input::WindowsClosed(vec![])), vec![], "a caller that reloads keeps its call running");
+    let status = Message::CallStatusRequest { request_id: rid("c_1") };
+    let effects = page.task(from_window(2, WIDGET, &status));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Post { message: Message::CallStatusResponse(_), .. }]),
+        "{effects:?}"
+    );
+    // Then its frame is removed: the window closes, and the run stops as a cancel stops it.
+    probe(&mut page);
+    let effects = page.task(Input::WindowsClosed(vec![WindowId(2)]));
+    assert!(effects.contains(&Effect::AbortRun(RunId(1))), "{effects:?}");
+    // Nothing is watched any more; a question about the call gets `cancelled`.
+    assert_eq!(probes(&mut page), vec![]);
+    let effects = page.task(from_window(2, WIDGET, &status));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Post { message: Message::ExecuteResponse(ExecuteResponse { outcome: Err(e), .. }), .. }] if e.kind == ErrorKind::Cancelled),
+        "{effects:?}"
+    );
 }
 
 #[test]

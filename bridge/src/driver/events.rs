@@ -3,7 +3,7 @@
 
 use gloo_events::{EventListener, EventListenerOptions};
 use interpane_policy::envelope::ThrownError;
-use interpane_policy::session::{Input, PortId, RunId, RunResult};
+use interpane_policy::session::{Departure, Input, PortId, RunId, RunResult};
 use interpane_policy::{ErrorCategory, WindowOrigin};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -42,6 +42,7 @@ pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<Eve
             let persisted = event.dyn_ref::<web_sys::PageTransitionEvent>().is_some_and(|e| e.persisted());
             if persisted {
                 upgrade(&on_show, |driver| {
+                    driver.input(Input::Navigating(Departure::Stays));
                     if let Some(alive) = driver.alive.borrow().as_ref() {
                         alive.alive();
                     }
@@ -49,6 +50,7 @@ pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<Eve
             }
         }),
     ];
+    listeners.extend(listen_to_navigation(window, driver));
     if let Some(document) = window.document() {
         let (on_visibility, on_freeze) = (driver.clone(), driver.clone());
         listeners.push(EventListener::new(&document, "visibilitychange", move |_| {
@@ -59,6 +61,37 @@ pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<Eve
         }));
         listeners.push(EventListener::new(&document, "freeze", move |_| {
             upgrade(&on_freeze, |driver| driver.input(Input::Hidden))
+        }));
+    }
+    listeners
+}
+
+/// The Navigation API's events (where the browser has it): whether the page's document is about to be replaced,
+/// by a reload or by another document, for what going away means for its calls (the session decides). A same-
+/// document navigation or a download replaces nothing; `navigatesuccess` and `navigateerror` say that a
+/// navigation ended without replacing the document. A navigation that a page of another origin starts fires none
+/// of them here (nor, maybe, one the browser's own interface starts), and the session takes the page's leaving as a
+/// reload then.
+fn listen_to_navigation(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<EventListener> {
+    let navigation = js_sys::Reflect::get(window, &JsValue::from_str("navigation")).unwrap_or(JsValue::UNDEFINED);
+    let Ok(navigation) = navigation.dyn_into::<web_sys::EventTarget>() else { return Vec::new() };
+    let on_navigate = driver.clone();
+    let mut listeners = vec![EventListener::new(&navigation, "navigate", move |event| {
+        let read = |value: &JsValue, name: &str| js_sys::Reflect::get(value, &JsValue::from_str(name)).ok();
+        let event: &JsValue = event.as_ref();
+        let same_document = read(event, "destination").and_then(|d| read(&d, "sameDocument")).and_then(|v| v.as_bool());
+        let download = read(event, "downloadRequest").is_some_and(|v| !v.is_null() && !v.is_undefined());
+        if same_document != Some(false) || download {
+            return;
+        }
+        let reload = read(event, "navigationType").and_then(|v| v.as_string()).is_some_and(|t| t == "reload");
+        let departure = if reload { Departure::Reloads } else { Departure::Leaves };
+        upgrade(&on_navigate, |driver| driver.input(Input::Navigating(departure)));
+    })];
+    for name in ["navigatesuccess", "navigateerror"] {
+        let on_end = driver.clone();
+        listeners.push(EventListener::new(&navigation, name, move |_| {
+            upgrade(&on_end, |driver| driver.input(Input::Navigating(Departure::Stays)));
         }));
     }
     listeners

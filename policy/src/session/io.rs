@@ -71,8 +71,14 @@ pub enum Input {
     EndOfTask,
     /// The page was hidden or frozen: what the journals hold should reach storage now.
     Hidden,
-    /// The page is going away (`pagehide`).
+    /// The page is going away (`pagehide`). What it means for the calls this page waits on depends on the last
+    /// [`Input::Navigating`]: a page that leaves stops them; one that reloads, or whose departure nobody
+    /// announced, leaves them to the next page of its frame (docs/once-only.md §2).
     GoingAway,
+    /// The page's document started a navigation to another document, or one it started did not replace it after
+    /// all (the Navigation API's `navigate`, `navigatesuccess` and `navigateerror` events; the page came back from
+    /// the back/forward cache).
+    Navigating(Departure),
     /// A message on the calls channel, the `BroadcastChannel` of this origin's pages (its data as JSON text): how
     /// another page's calls stand, or the handshake by which pages learn that another one listens. Until one does,
     /// the session announces nothing: a `BroadcastChannel` message costs about as much as the call's own port
@@ -145,6 +151,21 @@ pub enum Input {
         /// What the browser said.
         error: String,
     },
+}
+
+/// What the page's document is about to do, as far as the page can tell ([`Input::Navigating`]).
+#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Departure {
+    /// No navigation of the document is under way, or the page cannot tell: a browser without the Navigation API,
+    /// a navigation that a page of another origin starts (no `navigate` event in this page), maybe one the browser's
+    /// own interface starts. Going away is taken as a reload then.
+    #[default]
+    Stays,
+    /// It reloads (`navigationType` `reload`): the next page of its frame resumes its calls.
+    Reloads,
+    /// It navigates to another document (`push`, `replace`, `traverse`): its calls stop when it goes.
+    Leaves,
 }
 
 /// A declarative form's tool definition, as the driver read it from the page (`js/forms/tool.js` `formTool`).

@@ -80,8 +80,8 @@ pub use forms::FormProblem;
 pub use from_native::UNREGISTERED_MESSAGE;
 pub use ids::{FormId, Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
 pub use io::{
-    Answer, CallRefusal, CallRequest, CallTarget, Effect, Finished, FormDefinition, FromNative, Input, ListRequest,
-    ListedTool, ObservedCall, ObservedStatus, RunResult, ToolSpec, WindowFacts,
+    Answer, CallRefusal, CallRequest, CallTarget, Departure, Effect, Finished, FormDefinition, FromNative, Input,
+    ListRequest, ListedTool, ObservedCall, ObservedStatus, RunResult, ToolSpec, WindowFacts,
 };
 pub use journals::JournalsOpening;
 pub use random::{Entropy, id_text};
@@ -184,6 +184,8 @@ pub struct Session {
     timers: Timers,
     effects: VecDeque<Effect>,
     next_port: u32,
+    /// What the page's document is about to do: whether going away stops its calls.
+    departure: Departure,
 }
 
 /// The calls this page makes: who waits for each, and the silent providers asked how one stands.
@@ -256,6 +258,7 @@ impl Session {
             timers: Timers::default(),
             effects: VecDeque::new(),
             next_port: 1,
+            departure: Departure::Stays,
         }
     }
 
@@ -335,6 +338,7 @@ impl Session {
             Input::EndOfTask => self.end_of_task(),
             Input::Hidden => self.flush_journals(),
             Input::GoingAway => self.going_away(),
+            Input::Navigating(departure) => self.departure = departure,
             Input::CallsChannel(text) => self.on_calls_channel(&text),
             Input::NativeSettled { wire_id, result } => {
                 self.when_journals_open(Deferred::NativeSettled(wire_id, result))

@@ -11,6 +11,7 @@ use crate::outcome::{ErrorKind, ToolError};
 use crate::session::ids::{PeerId, PortId, RunId};
 use crate::session::io::{Effect, RunResult};
 use crate::session::peers::{Link, PortSide, Sender, Via};
+use crate::session::timers::{LIVENESS_MS, Timer};
 use crate::session::{RunKey, Running, Session};
 
 impl Session {
@@ -99,6 +100,10 @@ impl Session {
         self.incoming.next_run = self.incoming.next_run.wrapping_add(1).max(1);
         self.incoming.runs.insert(run, key.clone());
         self.incoming.running.insert(key, Running { run, reply_to: from.clone() });
+        if from.peer != PeerId::SELF {
+            // Its caller's window is watched while it runs: a caller that closes stops it (recovery.rs).
+            self.timers.set_once(Timer::Liveness, self.now + LIVENESS_MS);
+        }
         // "Running" reaches storage with the next batch, or when the page goes away; a page that crashes first
         // leaves its successor a note that records may be missing (once-only.md §7).
         self.effects.push_back(Effect::RunTool { run, registration, args });
@@ -172,6 +177,20 @@ impl Session {
                 self.incoming.runs.remove(&running.run);
                 return;
             }
+            self.effects.push_back(Effect::AbortRun(running.run));
+        }
+    }
+
+    /// Stops the run of call `key` whose caller is gone for good (its window closed): recorded as cancelled, so
+    /// that it never starts again and a later question gets `cancelled`, and its signal aborts.
+    pub(crate) fn stop_run(&mut self, key: &RunKey) {
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        let decision = journals.provider.on_cancel(key.0.serialization(), &key.1, now);
+        self.schedule_journal_flush();
+        if decision == CancelDecision::AbortRunning
+            && let Some(running) = self.incoming.running.remove(key)
+        {
             self.effects.push_back(Effect::AbortRun(running.run));
         }
     }

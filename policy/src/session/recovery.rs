@@ -4,21 +4,24 @@
 use crate::envelope::Message;
 use crate::ids::RequestId;
 use crate::journal::Recovery;
-use crate::session::Session;
 use crate::session::ids::{PeerId, WindowId};
-use crate::session::io::Effect;
+use crate::session::io::{Departure, Effect};
 use crate::session::peers::Sender;
 use crate::session::timers::{LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS, Timer};
+use crate::session::{RunKey, Session};
 
 impl Session {
-    /// Every half second while calls wait: asks the driver which of their providers' windows closed.
+    /// Every half second while calls wait, or other windows' calls run here: asks the driver which of the
+    /// windows involved closed (the providers of this page's calls, the callers of the runs).
     pub(crate) fn probe_liveness(&mut self) {
-        if self.outgoing.calls.is_empty() {
+        let callers = self.remote_callers();
+        if self.outgoing.calls.is_empty() && callers.is_empty() {
             return;
         }
         let mut windows: Vec<WindowId> = Vec::new();
-        for call in self.outgoing.calls.values() {
-            if let Some(peer) = self.peers.get(call.peer).filter(|p| p.id != PeerId::SELF)
+        let providers = self.outgoing.calls.values().map(|call| call.peer);
+        for peer in providers.chain(callers) {
+            if let Some(peer) = self.peers.get(peer).filter(|p| p.id != PeerId::SELF)
                 && !windows.contains(&peer.window)
             {
                 windows.push(peer.window);
@@ -27,11 +30,37 @@ impl Session {
         self.effects.push_back(Effect::ProbeWindows(windows));
     }
 
+    /// The peers whose calls run one of this page's tools, reached by message (not this page, not native).
+    fn remote_callers(&self) -> Vec<PeerId> {
+        let mut callers: Vec<PeerId> = Vec::new();
+        for running in self.incoming.running.values() {
+            let peer = running.reply_to.peer;
+            if peer != PeerId::SELF && self.peers.get(peer).is_some_and(|p| !p.native) && !callers.contains(&peer) {
+                callers.push(peer);
+            }
+        }
+        callers
+    }
+
     /// The driver's answer: a call whose provider window closed or went away is settled; a call to a bridge that
     /// said nothing for [`SILENT_PROVIDER_MS`] is asked about by window (its port may have died with no event to
     /// say so, or its page may have crashed): the answer settles it or says it runs, and no answer after the
-    /// retries settles it as interrupted.
+    /// retries settles it as interrupted. A run whose caller's window closed (a removed frame, a closed popup: no
+    /// later page can ask for its outcome) stops, as a cancel would stop it.
     pub(crate) fn check_liveness(&mut self, closed: &[WindowId]) {
+        let left: Vec<RunKey> = self
+            .incoming
+            .running
+            .iter()
+            .filter(|(_, running)| {
+                running.reply_to.peer != PeerId::SELF
+                    && self.peers.get(running.reply_to.peer).is_some_and(|p| !p.native && closed.contains(&p.window))
+            })
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in left {
+            self.stop_run(&key);
+        }
         let now = self.now;
         let mut gone = Vec::new();
         let mut silent = Vec::new();
@@ -61,7 +90,7 @@ impl Session {
             }
             self.ask_status(peer, wire);
         }
-        if !self.outgoing.calls.is_empty() {
+        if !self.outgoing.calls.is_empty() || !self.remote_callers().is_empty() {
             self.timers.set_once(Timer::Liveness, now + LIVENESS_MS);
         }
     }
@@ -110,9 +139,13 @@ impl Session {
         }
     }
 
-    /// This page is going away: tells every window that waits for one of our calls or listed our tools and could
-    /// see one of them, and writes the journals.
+    /// This page is going away: when it leaves for another document (not a reload), its calls stop first; then
+    /// it tells every window that waits for one of our calls or listed our tools and could see one of them, and
+    /// writes the journals.
     pub(crate) fn going_away(&mut self) {
+        if self.departure == Departure::Leaves {
+            self.stop_calls_on_leaving();
+        }
         let mut told: Vec<PeerId> = Vec::new();
         let waiting: Vec<PeerId> = self.incoming.running.values().map(|r| r.reply_to.peer).collect();
         let listed: Vec<PeerId> = self
@@ -130,6 +163,24 @@ impl Session {
         self.outbox.acks_due = true;
         self.end_of_task();
         self.flush_journals();
+    }
+
+    /// The page navigates to another document: no later page of its frame will resume its calls, so each one it
+    /// waits on (and each its predecessor left it) stops as if its caller had aborted it: recorded `stopped`, then
+    /// the provider is told to cancel, and the tool's signal aborts there (docs/once-only.md §2 and §4). A reload
+    /// keeps them, for the next page.
+    fn stop_calls_on_leaving(&mut self) {
+        let now = self.now;
+        let Some(journals) = self.journals.as_mut() else { return };
+        let pending: Vec<RequestId> = journals.consumer.pending().map(|e| e.wire_id().clone()).collect();
+        let settled: Vec<_> = pending.iter().filter_map(|wire| journals.consumer.stop(wire, now)).collect();
+        if settled.is_empty() {
+            return;
+        }
+        self.flush_journals();
+        for settled in settled {
+            self.settle(settled);
+        }
     }
 
     /// Resumes what the previous page of this frame left unfinished (docs/once-only.md §2).

@@ -4,6 +4,8 @@
 
 #[path = "cross_origin/defects.rs"]
 mod defects;
+#[path = "cross_origin/leaving.rs"]
+mod leaving;
 #[path = "cross_origin/pages.rs"]
 pub mod pages;
 
@@ -76,6 +78,24 @@ pub fn cases() -> Vec<Case> {
             "cross::tool_change_notices_skip_origins_that_see_no_tool",
             defects::tool_change_notices_skip_origins_that_see_no_tool
         ),
+        case!(
+            "cross::a_same_origin_caller_that_navigates_away_stops_the_run",
+            leaving::a_same_origin_caller_that_navigates_away_stops_the_run
+        ),
+        case!(
+            "cross::a_cross_origin_caller_that_navigates_away_stops_the_run",
+            leaving::a_cross_origin_caller_that_navigates_away_stops_the_run
+        ),
+        case!(
+            "cross::a_same_origin_caller_navigated_by_its_parent_stops_the_run",
+            leaving::a_same_origin_caller_navigated_by_its_parent_stops_the_run
+        ),
+        case!("cross::a_removed_same_origin_caller_stops_the_run", leaving::a_removed_same_origin_caller_stops_the_run),
+        case!(
+            "cross::a_removed_cross_origin_caller_stops_the_run",
+            leaving::a_removed_cross_origin_caller_stops_the_run
+        ),
+        case!("cross::a_caller_popup_that_closes_stops_the_run", leaving::a_caller_popup_that_closes_stops_the_run),
     ]
 }
 

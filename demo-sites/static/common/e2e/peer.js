@@ -92,6 +92,8 @@ const e2e = {
   aborts: {},
   /** The page's `toolresult` events (a bridge page): name, status, recovered. */
   results: [],
+  /** The `toolName` of each `toolcancel` event at the page's `document.modelContext` (a bridge or native page). */
+  cancels: [],
 
   /** Registers a test tool (see tools.js); `options.exposedTo` takes site names or origins. */
   register(definition, options = {}) {
@@ -248,6 +250,7 @@ async function install() {
     return "ready";
   }
   context.addEventListener("toolchange", () => (e2e.toolchanges += 1));
+  if (kind !== "plain") context.addEventListener("toolcancel", (event) => e2e.cancels.push(event.toolName));
   return "ready";
 }
 
