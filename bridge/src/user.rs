@@ -70,7 +70,7 @@ extern "C" {
 /// by the tool's `inputSchema` are a `DOMException` `DataError` with code `invalid_args`, as the WebMCP
 /// web-platform-tests expect of a schema refusal (docs/native.md). An error whose name only a `DOMException` has
 /// (native's `UnknownError`, a tool's `NotAllowedError`, the `UnknownError` of a provider that went away
-/// mid-call) is a `DOMException` here too.
+/// mid-call or no longer has the tool) is a `DOMException` here too.
 pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
     if error.kind == interpane_policy::ErrorKind::InvalidArgs {
         return make_dom_exception(&error.message, "DataError", error.kind.as_str());
@@ -82,7 +82,8 @@ pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
         None => JsValue::UNDEFINED,
     };
     let name = error.error_name();
-    let dom_name = error.name.is_some() || error.kind == interpane_policy::ErrorKind::Interrupted;
+    let dom_name = error.name.is_some()
+        || matches!(error.kind, interpane_policy::ErrorKind::Interrupted | interpane_policy::ErrorKind::UnknownTool);
     if dom_name && interpane_policy::outcome::is_dom_exception_name(name) {
         return make_dom_exception_with(&error.message, name, error.kind.as_str(), status, retry_after);
     }

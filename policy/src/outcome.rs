@@ -133,10 +133,10 @@ impl ErrorKind {
         match self {
             Self::Cancelled => "AbortError",
             Self::Timeout => "TimeoutError",
-            // Native WebMCP rejects with an `UnknownError` when the provider's frame goes away mid-call; the kind
-            // (`interrupted`) still tells a caller the call may or may not have run.
-            Self::Interrupted => "UnknownError",
-            Self::UnknownTool => "NotFoundError",
+            // Native WebMCP rejects with an `UnknownError` when the provider's frame goes away mid-call, and when
+            // the provider no longer has the tool (or no longer shows it to the caller); the kind (`interrupted`,
+            // `unknown_tool`) still tells a caller which.
+            Self::Interrupted | Self::UnknownTool => "UnknownError",
             Self::InvalidArgs => "TypeError",
             _ => "Error",
         }

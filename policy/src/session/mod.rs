@@ -426,14 +426,17 @@ impl Session {
     }
 
     /// Whether `message` is for this page's bridge: every request and notice is; a response only when it answers a
-    /// request of the bridge's: a listing it asked for, a call it made (while the journals are not open yet, every
-    /// call result counts as one), a status it is asking about.
+    /// request of the bridge's: a listing it asked for, a call of its own not settled yet (while the journals are not
+    /// open yet, every call result counts as one), a status it is asking about.
     fn awaits(&self, message: &Message) -> bool {
         match message {
             Message::GetToolsResponse(response) => self.listing.asked.contains_key(&response.request_id),
-            Message::ExecuteResponse(response) => {
-                self.journals.as_ref().is_none_or(|journals| journals.consumer.get(&response.request_id).is_some())
-            }
+            Message::ExecuteResponse(response) => self.journals.as_ref().is_none_or(|journals| {
+                journals
+                    .consumer
+                    .get(&response.request_id)
+                    .is_some_and(|entry| !matches!(entry.phase(), crate::journal::CallPhase::Settled { .. }))
+            }),
             Message::CallStatusResponse(status) => self.outgoing.status_asker.contains_key(&status.request_id),
             _ => true,
         }

@@ -311,7 +311,8 @@ async fn abort_rejects_at_once_and_aborts_the_tools_signal(t: Ctx) -> E2eResult<
 }
 
 /// The consumer lists; the provider registers a tool, then unregisters it by aborting its signal: each time the
-/// consumer's `toolchange` fires and its next list shows the change.
+/// consumer's `toolchange` fires and its next list shows the change. A call of the tool object listed before the
+/// unregistration rejects as native's does, with a `DOMException` `UnknownError` (kind `unknown_tool`).
 async fn toolchange_reaches_the_consumer_in_both_directions(t: Ctx) -> E2eResult<()> {
     open_pair(&t, "bridge", "bridge").await?;
     for dir in BOTH_DIRECTIONS {
@@ -326,6 +327,9 @@ async fn toolchange_reaches_the_consumer_in_both_directions(t: Ctx) -> E2eResult
         check_eq(list(&t, dir.consumer, from.clone()).await?, expected, &format!("{name}: listed after registering"))?;
         js(&t, dir.provider, "return e2e.unregister(args[0]);", vec![json!(name)]).await?;
         wait_in(&t, dir.consumer, &format!("e2e.toolchanges > {after_register}")).await?;
+        let stale = call(&t, dir.consumer, &name, json!({})).await?;
+        check_code(&stale, "unknown_tool", &format!("{name}: a call of the tool object listed before"))?;
+        check_eq(stale["name"].clone(), json!("UnknownError"), &format!("{name}: the name of that refusal"))?;
         check_eq(list(&t, dir.consumer, from).await?, listing(&[]), &format!("{name}: listed after unregistering"))?;
     }
     check_bridge_never_posts_to_star(&t).await.map(drop)
@@ -365,6 +369,7 @@ async fn start_endless_call(t: &Ctx) -> E2eResult<()> {
 async fn check_interrupted(t: &Ctx) -> E2eResult<()> {
     let outcome = wait_in(t, Page::Top, "e2e.outcome('endless')").await?;
     check_code(&outcome, "interrupted", "the pending call")?;
+    check_eq(outcome["name"].clone(), json!("UnknownError"), "the name of an interrupted call's error (native's)")?;
     check_bridge_never_posts_to_star(t).await.map(drop)
 }
 
