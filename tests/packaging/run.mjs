@@ -115,7 +115,7 @@ async function checkRoundTrip(origins, consumerPath, providerPath) {
   assert.equal(result.consumer, origins.a);
   assert.equal(result.provider, origins.b);
   assert.deepEqual(result.result, { echoed: "hello from A", ranAt: origins.b });
-  assert.deepEqual(result.failure, { code: "tool_error", status: 429, retryAfter: 30 });
+  assert.deepEqual(result.failure, { kind: "tool_error", status: 429, retryAfter: 30 });
 }
 
 // ---- the package ----------------------------------------------------------------------------------------------
