@@ -65,6 +65,8 @@ impl Bridge {
         let origin_hints =
             js::origin_hints().iter().filter_map(|h| h.as_string()).map(|h| WindowOrigin::from_browser(&h)).collect();
         let request = ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms: None };
+        // A listing sees the forms the page changed in this task (see forms::flush).
+        crate::forms::flush();
         self.driver.input(Input::ListTools(request));
         receiver.await.unwrap_or_default()
     }

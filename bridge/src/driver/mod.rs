@@ -158,10 +158,6 @@ impl Driver {
 
     /// Hands the session one input, then carries out what it decided.
     pub fn input(&self, input: Input) {
-        if matches!(input, Input::ListTools(_)) {
-            // A listing sees the forms the page changed in this task (see forms::flush).
-            crate::forms::flush();
-        }
         self.session.borrow_mut().handle(input, now());
         self.pump();
     }

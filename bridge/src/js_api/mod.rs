@@ -187,6 +187,8 @@ impl BridgeHandle {
                 .filter_map(|h| h.as_string())
                 .map(|h| WindowOrigin::from_browser(&h))
                 .collect();
+            // A listing sees the forms the page changed in this task (see forms::flush).
+            crate::forms::flush();
             driver.input(Input::ListTools(ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms }));
         });
         crate::native::with_native_listing(bridge, &native_origins)
