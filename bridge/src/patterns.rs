@@ -1,10 +1,30 @@
 //! The browser's `RegExp` as the schema compiler's [`PatternEngine`]: a tool's `pattern` means what it means to the
-//! page that wrote it, and the wasm carries no regular expression engine of its own.
+//! page that wrote it, and the wasm carries no regular expression engine of its own. And the argument check of a
+//! tool the page registers through either API, compiled with it.
 
 use std::rc::Rc;
 
+use interpane_policy::ArgSchema;
 use interpane_policy::schema::{Pattern, PatternEngine};
 use wasm_bindgen::JsCast;
+
+use crate::error::BridgeError;
+
+/// The argument check of tool `tool` that a page registers (the JavaScript API's `registerTool`, the Rust API's
+/// `Bridge::register`): its `inputSchema` held to WebMCP's subset, and compiled with the browser's `RegExp` for
+/// `pattern`, unless the page turned the check off (`validate`), when only the subset is checked.
+pub(crate) fn registered_checker(
+    tool: &str,
+    schema: &serde_json::Value,
+    validate: bool,
+) -> Result<Option<ArgSchema>, BridgeError> {
+    let schema_error = |source| BridgeError::Schema { tool: tool.to_owned(), source };
+    if validate {
+        ArgSchema::compile_registered(schema, Some(&BrowserPatterns)).map(Some).map_err(schema_error)
+    } else {
+        ArgSchema::check_subset(schema).map(|()| None).map_err(schema_error)
+    }
+}
 
 #[wasm_bindgen::prelude::wasm_bindgen(module = "/js/values.js")]
 extern "C" {
@@ -14,7 +34,7 @@ extern "C" {
 }
 
 /// Compiles `pattern`s with the browser's `RegExp`.
-pub(crate) struct BrowserPatterns;
+struct BrowserPatterns;
 
 #[derive(Debug)]
 struct BrowserPattern(js_sys::RegExp);

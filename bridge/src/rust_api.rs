@@ -5,13 +5,13 @@ use std::pin::Pin;
 use std::rc::{Rc, Weak};
 use std::task::{Context, Poll};
 
-use crate::patterns::BrowserPatterns;
+use crate::patterns::registered_checker;
 use interpane_policy::call_args::ArgsForm;
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{
     CallRefusal, CallRequest, CallTarget, Input, ListRequest, Registration, ToolSpec, WaiterId,
 };
-use interpane_policy::{ArgSchema, ErrorKind, JsonText, OriginList, ToolError, ToolName, WindowOrigin};
+use interpane_policy::{ErrorKind, JsonText, OriginList, ToolError, ToolName, WindowOrigin};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
@@ -239,16 +239,9 @@ impl ToolDefinition {
 
     fn into_spec(self) -> Result<(ToolSpec, Handler), BridgeError> {
         let name = ToolName::new(self.name)?;
-        let schema_error = |source| BridgeError::Schema { tool: name.to_string(), source };
-        let checker = match (&self.input_schema, self.validate_args) {
-            (Some(schema), true) => {
-                Some(ArgSchema::compile_registered(schema, Some(&BrowserPatterns)).map_err(schema_error)?)
-            }
-            (Some(schema), false) => {
-                ArgSchema::check_subset(schema).map_err(schema_error)?;
-                None
-            }
-            (None, _) => None,
+        let checker = match &self.input_schema {
+            Some(schema) => registered_checker(name.as_str(), schema, self.validate_args)?,
+            None => None,
         };
         let mut spec = ToolSpec::new(name, self.description);
         spec.input_schema = self.input_schema.as_ref().map(JsonText::from_value);

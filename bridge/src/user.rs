@@ -87,5 +87,5 @@ pub(crate) fn error_to_js(error: &ToolError) -> JsValue {
     if dom_name && interpane_policy::outcome::is_dom_exception_name(name) {
         return make_dom_exception_with(&error.message, name, error.kind.as_str(), status, retry_after);
     }
-    js::make_error(&error.message, error.error_name(), error.kind.as_str(), status, retry_after)
+    js::make_error(&error.message, name, error.kind.as_str(), status, retry_after)
 }

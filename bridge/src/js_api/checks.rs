@@ -1,10 +1,10 @@
 //! The checks of what page code passes to `registerTool` and `executeTool`, as native WebMCP makes them (measured,
 //! docs/native.md): tool objects, arguments, signals and options, each refused with the error native gives.
 
-use crate::patterns::BrowserPatterns;
+use crate::patterns::registered_checker;
 use interpane_policy::call_args::ArgsForm;
 use interpane_policy::session::{CallTarget, PeerId, ToolSpec};
-use interpane_policy::{ArgSchema, JsonText, Limits, ParseOptions, ToolName, WindowOrigin};
+use interpane_policy::{JsonText, Limits, ParseOptions, ToolName, WindowOrigin};
 use wasm_bindgen::prelude::*;
 
 use super::type_error;
@@ -152,13 +152,7 @@ pub(crate) fn local_tool(
     let checker = match &input_schema {
         Some(schema) => {
             let value = schema.to_value().map_err(|e| BridgeError::invalid(e.to_string()))?;
-            let schema_error = |source| BridgeError::Schema { tool: name.to_string(), source };
-            if validate {
-                Some(ArgSchema::compile_registered(&value, Some(&BrowserPatterns)).map_err(schema_error)?)
-            } else {
-                ArgSchema::check_subset(&value).map_err(schema_error)?;
-                None
-            }
+            registered_checker(name.as_str(), &value, validate)?
         }
         None => None,
     };

@@ -170,12 +170,9 @@ impl<'t> Fields<'_, 't> {
         depth: usize,
         arrays: bool,
     ) -> Result<(JsonText, Option<String>), EnvelopeError> {
+        let taken = |kind: JsonKind| kind == JsonKind::Object || (arrays && kind == JsonKind::Array);
         match kind(value) {
-            JsonKind::Array if arrays => {
-                let proto_path = shape(value.get(), MAX_NESTING).proto_path;
-                Ok((JsonText::from_checked(value.get(), proto_path.is_some()), proto_path))
-            }
-            JsonKind::Object => {
+            found if taken(found) => {
                 // The envelope's depth has been measured: only the `__proto__` key is looked for.
                 let proto_path = shape(value.get(), MAX_NESTING).proto_path;
                 Ok((JsonText::from_checked(value.get(), proto_path.is_some()), proto_path))
@@ -188,10 +185,7 @@ impl<'t> Fields<'_, 't> {
                     return Err(self.refuse(Problem::TooDeep { limit: self.limits.max_depth }));
                 }
                 match kind(inner) {
-                    JsonKind::Object => {
-                        Ok((JsonText::from_checked(inner.get(), found.proto_path.is_some()), found.proto_path))
-                    }
-                    JsonKind::Array if arrays => {
+                    held if taken(held) => {
                         Ok((JsonText::from_checked(inner.get(), found.proto_path.is_some()), found.proto_path))
                     }
                     found => {

@@ -75,11 +75,7 @@ impl ArgSchema {
     ///
     /// The top-level schema is usually `{"type": "object", ...}`, but that is not required.
     pub fn compile(schema: &Value) -> Result<Self, SchemaError> {
-        Ok(Self {
-            root: compile::compile_root(schema, None)?,
-            #[cfg(feature = "record")]
-            source: schema.clone(),
-        })
+        Self::compile_with(schema, None)
     }
 
     /// Compiles the `inputSchema` a page registers a tool with, held to WebMCP's schema subset first, as the
@@ -94,6 +90,10 @@ impl ArgSchema {
     /// does not enforce it.
     pub fn compile_registered(schema: &Value, patterns: Option<&dyn PatternEngine>) -> Result<Self, SchemaError> {
         Self::check_subset(schema)?;
+        Self::compile_with(schema, patterns)
+    }
+
+    fn compile_with(schema: &Value, patterns: Option<&dyn PatternEngine>) -> Result<Self, SchemaError> {
         Ok(Self {
             root: compile::compile_root(schema, patterns)?,
             #[cfg(feature = "record")]

@@ -379,8 +379,8 @@ impl Session {
     }
 
     /// A message of a window: refused from an opaque origin (it cannot be answered without `'*'`), decoded, and
-    /// handled; a malformed one is refused, with an error reply when it was a call that can be answered.
-    /// A window message; whether it was the bridge's ([`Answer::Heard`]).
+    /// handled; a malformed one is refused, with an error reply when it was a call that can be answered. Says whether
+    /// the message was the bridge's ([`Answer::Heard`]).
     fn on_window_message(
         &mut self,
         window: WindowId,
