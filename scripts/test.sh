@@ -8,6 +8,13 @@ LOG_TAG=test
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
+# One temporary folder for the whole run, removed at its end: chromedriver and Chromium (the browser tests' runner,
+# the end-to-end suites, packaging) leave profile and singleton folders in TMPDIR, a few megabytes per session, and
+# runs on one machine filled its disk.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/interpane-test-XXXXXX")
+trap 'rm -rf "$run_tmp"' EXIT
+export TMPDIR="$run_tmp"
+
 logs="$ROOT/target/test-logs"
 mkdir -p "$logs"
 summary=()

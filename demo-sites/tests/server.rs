@@ -66,11 +66,12 @@ async fn get(demo: &RunningDemo, site: Site, path: &str) -> Reply {
 
 /// A bridge package folder with a stand-in wasm file: one per server, since the tests run at once. (They shared one
 /// folder per process, and a test that rewrote the files while another's server was sending them made that server
-/// drop the connection: the other test read no reply, about once in 20 runs.)
+/// drop the connection: the other test read no reply, about once in 20 runs.) The folders live in Cargo's
+/// scratch folder for integration tests (`target/tmp`), not in the system's temporary folder, which they filled.
 fn fake_pkg() -> PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("interpane-demo-pkg-{}-{n}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("interpane-demo-pkg-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("pkg dir");
     std::fs::write(dir.join("interpane_bg.wasm"), b"\0asm\x01\0\0\0").expect("wasm");
     std::fs::write(dir.join("interpane.js"), "export default async function init() {}\n").expect("js");

@@ -27,6 +27,9 @@ pub enum E2eError {
     /// A free port for chromedriver could not be found.
     #[error("cannot find a free loopback port for chromedriver: {0}")]
     NoFreePort(io::Error),
+    /// The temporary folder for chromedriver and its Chromiums could not be made.
+    #[error("cannot make a temporary folder for chromedriver: {0}")]
+    Scratch(io::Error),
     /// A browser session could not be opened.
     #[error("cannot open a Chromium session (binary {binary}): {message} (point CHROMIUM at a Chromium binary)")]
     NewSession {
