@@ -5,6 +5,9 @@
 #   --dev     builds the debug profile, for quick iterations
 #   --record  builds with the feature `record` into bridge/pkg-record instead: the page's session records what it
 #             receives and the module exports recordedTape() (the replay test's package; never one to publish)
+#   --names   keeps the wasm's function names (its name section), into bridge/pkg-names instead: CPU profiles
+#             then name the wasm's functions (`interpane-bench --pkg-dir bridge/pkg-names --profile`; never one to
+#             publish)
 #
 # Size choices (measured with twiggy and gzip -9; see docs/performance.md): the `wasm-release` profile
 # (opt-level "s", fat LTO, one codegen unit, panic=abort), panics that trap without formatting a message when the
@@ -23,11 +26,13 @@ out="$ROOT/bridge/pkg"
 # parses with the browser's URL parser; with them the wasm is 129 bytes larger, measured 2026-12-03), with talc as
 # the wasm's allocator (2,550 bytes less than dlmalloc gzipped).
 features=(--no-default-features --features js-api,global-allocator)
+name_section=(--remove-name-section)
 for arg in "$@"; do
   case $arg in
     --dev) profile=dev ;;
     --record) features=(--no-default-features --features js-api,global-allocator,record); out="$ROOT/bridge/pkg-record" ;;
-    *) die "unknown option $arg (usage: scripts/build-pkg.sh [--dev] [--record])" ;;
+    --names) name_section=(); out="$ROOT/bridge/pkg-names" ;;
+    *) die "unknown option $arg (usage: scripts/build-pkg.sh [--dev] [--record] [--names])" ;;
   esac
 done
 
@@ -47,7 +52,7 @@ fi
 tmp=$(mktemp -d "$ROOT/bridge/.pkg.XXXXXX")
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
-wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$tmp" --out-name interpane "$wasm"
+wasm-bindgen --target web ${name_section[@]+"${name_section[@]}"} --remove-producers-section --out-dir "$tmp" --out-name interpane "$wasm"
 # Short names for the wasm's imports from the glue and its exports, in the wasm, the glue and its types together
 # (tools/wasm-names: wasm-bindgen's hashed and signature-long names cost about 4 KB of the gzipped download).
 # (A native build: without the wasm build's RUSTFLAGS.)

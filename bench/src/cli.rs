@@ -61,6 +61,8 @@ usage: interpane-bench [options]      (scripts/bench.sh builds everything first 
   --calls N         sequential calls measured per round (default 2000)
   --concurrent N    calls issued at once (default 2000)
   --big N           64 KiB calls measured per round (default 200)
+  --text N          characters of the sequential and concurrent calls' text argument (default 5); with
+                    --profile, --text 65536 --calls 200 profiles the large calls
   --only A,B        measure only these: port, window, penpal, comlink, bridge, bridge-window,
                     bridge-memory
   --out PATH        results JSON (default target/bench/results.json)
@@ -94,6 +96,7 @@ impl Options {
                 "--calls" => options.workload.sequential = count(&arg, &value(&arg)?)?,
                 "--concurrent" => options.workload.concurrent = count(&arg, &value(&arg)?)?,
                 "--big" => options.workload.big = count(&arg, &value(&arg)?)?,
+                "--text" => options.workload.small_chars = count(&arg, &value(&arg)?)?,
                 "--only" => {
                     options.impls = value(&arg)?
                         .split(',')
@@ -143,7 +146,10 @@ mod tests {
     #[test]
     fn arguments_set_their_option() {
         let options =
-            parse(&["--rounds", "5", "--only", "port, bridge", "--concurrent", "1000", "--profile"]).unwrap().unwrap();
+            parse(&["--rounds", "5", "--only", "port, bridge", "--concurrent", "1000", "--profile", "--text", "64"])
+                .unwrap()
+                .unwrap();
+        assert_eq!(options.workload.small_chars, 64);
         assert_eq!(options.workload.rounds, 5);
         assert_eq!(options.workload.concurrent, 1000);
         assert_eq!(options.impls, vec![Impl::Port, Impl::Bridge]);
