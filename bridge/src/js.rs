@@ -51,7 +51,7 @@ extern "C" {
 
     /// JSON text of any value, made safe to post (dates, undefined, functions, DOM nodes, cycles, BigInt).
     #[wasm_bindgen(js_name = safeJson, catch)]
-    pub fn safe_json(value: &JsValue) -> Result<String, JsValue>;
+    pub fn safe_json(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
 
     /// `{ message, name?, status?, retryAfter? }` of whatever a tool threw.
     #[wasm_bindgen(js_name = describeThrown)]

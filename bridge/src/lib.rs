@@ -85,6 +85,7 @@ mod random;
 mod rust_api;
 mod store;
 mod tab;
+mod text_in;
 mod tool_types;
 mod user;
 

@@ -240,6 +240,37 @@ async fn results_are_made_safe_to_post() {
     assert!(preview.starts_with("\"xxxx") && preview.len() < 30_000, "{}", preview.len());
 }
 
+/// Long texts take another road into the wasm (`TextEncoder`, from 1,024 UTF-16 units on) and plain results are
+/// written without the replacer: both keep every character (non-ASCII, astral, a lone surrogate), and a getter
+/// is read once.
+#[wasm_bindgen_test]
+async fn long_texts_and_plain_results_cross_whole() {
+    let mc = mc();
+    let body = r#"
+        let reads = 0;
+        const counted = { get reads() { reads += 1; return reads; } };
+        return { echo: args.text, plain: { list: [1, "two", [3, { deep: true }]], none: null, n: -0.5 },
+                 long: "é🙂x".repeat(2000) + "\ud800", counted };"#;
+    register_counting(&mc, "long_texts", &function(body), &JsValue::UNDEFINED);
+    let args = js_sys::Function::new_no_args(r#"return { text: "ü".repeat(3000) + "🙂\udc00" };"#)
+        .call0(&JsValue::NULL)
+        .unwrap();
+    let result = call("executeTool", &[local_tool("long_texts").await, args]).await;
+    let written = get(&result, "value").as_string().unwrap_or_default();
+    let check = js_sys::Function::new_with_args(
+        "text",
+        r#"const v = JSON.parse(text);
+           return v.echo === "ü".repeat(3000) + "🙂\udc00" && v.long === "é🙂x".repeat(2000) + "\ud800" &&
+             JSON.stringify(v.plain) === '{"list":[1,"two",[3,{"deep":true}]],"none":null,"n":-0.5}' &&
+             v.counted.reads === 1;"#,
+    );
+    assert_eq!(
+        check.call1(&JsValue::NULL, &JsValue::from_str(&written)).unwrap().as_bool(),
+        Some(true),
+        "{written:.200}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn aborting_rejects_at_once_and_aborts_the_tools_signal() {
     let mc = mc();

@@ -294,12 +294,22 @@ fn cases() -> Vec<(&'static str, String, Want)> {
         (
             "connect",
             r#"{"type":"WEBMCP_CONNECT","requestId":"p_s8Kq0yN2pLw"}"#.into(),
-            M(Message::Connect { request_id: rid("p_s8Kq0yN2pLw") }),
+            M(Message::Connect { request_id: rid("p_s8Kq0yN2pLw"), utf8_batches: false }),
         ),
         (
             "connected",
             r#"{"type":"WEBMCP_CONNECTED","requestId":"p_s8Kq0yN2pLw"}"#.into(),
-            M(Message::Connected { request_id: rid("p_s8Kq0yN2pLw") }),
+            M(Message::Connected { request_id: rid("p_s8Kq0yN2pLw"), utf8_batches: false }),
+        ),
+        (
+            "connect, reading UTF-8 batches",
+            r#"{"type":"WEBMCP_CONNECT","requestId":"p_s8Kq0yN2pLw","utf8Batches":true}"#.into(),
+            M(Message::Connect { request_id: rid("p_s8Kq0yN2pLw"), utf8_batches: true }),
+        ),
+        (
+            "connected, a utf8Batches that is not a flag",
+            r#"{"type":"WEBMCP_CONNECTED","requestId":"p_s8Kq0yN2pLw","utf8Batches":"yes"}"#.into(),
+            M(Message::Connected { request_id: rid("p_s8Kq0yN2pLw"), utf8_batches: false }),
         ),
         (
             "an escaped type and unknown fields",

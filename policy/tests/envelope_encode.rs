@@ -109,12 +109,20 @@ fn every_message_has_one_exact_text() {
         (Message::ToolsChanged, r#"{"type":"WEBMCP_TOOLS_CHANGED"}"#),
         (Message::GoingAway, r#"{"type":"WEBMCP_GOING_AWAY"}"#),
         (
-            Message::Connect { request_id: rid("p_s8Kq0yN2pLw") },
+            Message::Connect { request_id: rid("p_s8Kq0yN2pLw"), utf8_batches: false },
             r#"{"type":"WEBMCP_CONNECT","requestId":"p_s8Kq0yN2pLw"}"#,
         ),
         (
-            Message::Connected { request_id: rid("p_s8Kq0yN2pLw") },
+            Message::Connected { request_id: rid("p_s8Kq0yN2pLw"), utf8_batches: false },
             r#"{"type":"WEBMCP_CONNECTED","requestId":"p_s8Kq0yN2pLw"}"#,
+        ),
+        (
+            Message::Connect { request_id: rid("p_s8Kq0yN2pLw"), utf8_batches: true },
+            r#"{"type":"WEBMCP_CONNECT","requestId":"p_s8Kq0yN2pLw","utf8Batches":1}"#,
+        ),
+        (
+            Message::Connected { request_id: rid("p_s8Kq0yN2pLw"), utf8_batches: true },
+            r#"{"type":"WEBMCP_CONNECTED","requestId":"p_s8Kq0yN2pLw","utf8Batches":1}"#,
         ),
     ];
     for (message, text) in cases {

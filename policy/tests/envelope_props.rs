@@ -136,8 +136,10 @@ fn arb_message() -> impl Strategy<Value = Message> {
         prop::collection::vec(arb_request_id(), 0..8).prop_map(|request_ids| Message::CallAck { request_ids }),
         Just(Message::ToolsChanged),
         Just(Message::GoingAway),
-        arb_request_id().prop_map(|request_id| Message::Connect { request_id }),
-        arb_request_id().prop_map(|request_id| Message::Connected { request_id }),
+        (arb_request_id(), any::<bool>())
+            .prop_map(|(request_id, utf8_batches)| Message::Connect { request_id, utf8_batches }),
+        (arb_request_id(), any::<bool>())
+            .prop_map(|(request_id, utf8_batches)| Message::Connected { request_id, utf8_batches }),
     ]
 }
 

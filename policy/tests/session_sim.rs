@@ -339,7 +339,7 @@ impl Sim {
                     }
                 }
             }
-            Effect::PostBatch { port, batch } => {
+            Effect::PostBatch { port, batch, .. } => {
                 let from = End { window: i, generation, port };
                 if let Some(to) = self.pairs.get(&from).copied() {
                     let origin = self.origin(to.window).to_owned();
@@ -496,8 +496,8 @@ impl Sim {
             Message::CancelTool { request_id }
             | Message::CallStatusRequest { request_id }
             | Message::GetToolsRequest { request_id, .. }
-            | Message::Connect { request_id }
-            | Message::Connected { request_id } => Some(request_id),
+            | Message::Connect { request_id, .. }
+            | Message::Connected { request_id, .. } => Some(request_id),
             Message::GetToolsResponse(r) => Some(&r.request_id),
             _ => None,
         };
@@ -652,7 +652,7 @@ impl Sim {
             }),
             7 => Message::GoingAway,
             8 => Message::GetToolsRequest { request_id: id, bridge: true },
-            9 => Message::Connect { request_id: id },
+            9 => Message::Connect { request_id: id, utf8_batches: true },
             _ => Message::CallStatusRequest { request_id: id },
         };
         self.log.push(format!("  forger {from} → {to}: {message:?}"));

@@ -271,7 +271,7 @@ fn a_new_tool_is_announced_at_its_exposed_origins_and_a_window_there_lists_it() 
 #[test]
 fn connects_are_accepted_by_window_from_an_origin_that_sees_a_tool_only() {
     let mut page = shop();
-    let connect = Message::Connect { request_id: rid("p_1") };
+    let connect = Message::Connect { request_id: rid("p_1"), utf8_batches: false };
     // The evil origin sees no tool: its port is closed, never accepted.
     let port = page.port();
     let effects = page.task(with_port(4, EVIL, &connect, port));
@@ -289,11 +289,15 @@ fn connects_are_accepted_by_window_from_an_origin_that_sees_a_tool_only() {
         effects,
         vec![
             Effect::AcceptPort(port),
-            Effect::PostBatch { port, batch: format!("[{}]", Message::Connected { request_id: rid("p_1") }.encode()) }
+            Effect::PostBatch {
+                port,
+                batch: format!("[{}]", Message::Connected { request_id: rid("p_1"), utf8_batches: true }.encode()),
+                utf8: false
+            }
         ]
     );
     // A connect that comes on that port (a port cannot be handed over on a port) changes nothing.
-    let again = Message::Connect { request_id: rid("p_2") };
+    let again = Message::Connect { request_id: rid("p_2"), utf8_batches: false };
     let batch = format!("[{}]", again.encode());
     assert_eq!(page.task(Input::PortBatch { port, text: batch }), vec![]);
     // Nor does a connect by window without a port.
@@ -302,14 +306,103 @@ fn connects_are_accepted_by_window_from_an_origin_that_sees_a_tool_only() {
     let ask = Message::GetToolsRequest { request_id: rid("g_on_port"), bridge: true };
     let effects = page.task(Input::PortBatch { port, text: format!("[{}]", ask.encode()) });
     let answer = tools_response("g_on_port", vec![descriptor("add", SHOP)]);
-    assert_eq!(effects, vec![Effect::PostBatch { port, batch: format!("[{}]", answer.encode()) }]);
+    assert_eq!(effects, vec![Effect::PostBatch { port, batch: format!("[{}]", answer.encode()), utf8: false }]);
+    // A widget that says it reads UTF-8 bytes gets its batches as bytes (a new port replaces the first).
+    let port = page.port();
+    let reads_bytes = Message::Connect { request_id: rid("p_3"), utf8_batches: true };
+    let effects = page.task(with_port(2, WIDGET, &reads_bytes, port));
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::PostBatch { port: on, utf8: true, .. } if *on == port)),
+        "{effects:?}"
+    );
+    let effects = page.task(Input::PortBatch { port, text: format!("[{}]", ask.encode()) });
+    assert_eq!(effects, vec![Effect::PostBatch { port, batch: format!("[{}]", answer.encode()), utf8: true }]);
+}
+
+/// A port message the driver could not read as a batch (over the size limit; neither a string nor UTF-8 bytes)
+/// is refused with a warning naming the port's origin, and the port keeps working.
+#[test]
+fn unread_port_batches_are_refused_with_a_warning() {
+    for (unread, what) in [
+        (Input::OversizedBatch as fn(_) -> Input, "a port batch larger than the limit, unread"),
+        (Input::UnreadableBatch, "a port message that is neither a string nor UTF-8 bytes, unread"),
+    ] {
+        let mut page = shop();
+        let port = page.port();
+        page.task(with_port(2, WIDGET, &Message::Connect { request_id: rid("p_1"), utf8_batches: true }, port));
+        let effects = page.task(unread(port));
+        assert!(
+            matches!(effects.as_slice(), [Effect::Warn(text)] if text.contains(what) && text.ends_with(WIDGET)),
+            "{effects:?}"
+        );
+        let ask = Message::GetToolsRequest { request_id: rid("g_after"), bridge: true };
+        let effects = page.task(Input::PortBatch { port, text: format!("[{}]", ask.encode()) });
+        assert!(matches!(effects.as_slice(), [Effect::PostBatch { utf8: true, .. }]), "{effects:?}");
+    }
+}
+
+/// The consumer's side: its `WEBMCP_CONNECT` says it reads UTF-8 bytes, and its own batches go as bytes only when
+/// the provider's `WEBMCP_CONNECTED` said so too (an older bridge, which does not, gets strings).
+#[test]
+fn a_consumer_posts_bytes_only_to_a_provider_that_reads_them() {
+    for provider_reads_bytes in [false, true] {
+        let mut page = Page::new(WIDGET, "");
+        page.open();
+        let effects = page.handle(list(1, SHOP, &[(1, Locator::Frame(0))]));
+        let asked = effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::Post { window, origin, message: Message::GetToolsRequest { request_id, .. }, .. }
+                    if *window == WindowId(1) && origin.as_str() == SHOP =>
+                {
+                    Some(request_id.clone())
+                }
+                _ => None,
+            })
+            .expect("the shop is asked for its tools");
+        let response = Message::GetToolsResponse(GetToolsResponse {
+            request_id: asked,
+            tools: vec![descriptor("add", SHOP)],
+            bridge: true,
+        });
+        let effects = page.task(from_window(1, SHOP, &response));
+        let (port, connect_id) = effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::Post {
+                    message: Message::Connect { request_id, utf8_batches: true },
+                    open_port: Some(port),
+                    ..
+                } => Some((*port, request_id.clone())),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("a port offered, saying it reads bytes: {effects:?}"));
+        let peer = effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::Listed { tools, .. } => tools.first().map(|t| t.peer),
+                _ => None,
+            })
+            .expect("the listing");
+        let connected = Message::Connected { request_id: connect_id, utf8_batches: provider_reads_bytes };
+        page.task(Input::PortBatch { port, text: format!("[{}]", connected.encode()) });
+        let effects = page.task(execute(2, peer, "add", "{}", None));
+        let posted: Vec<bool> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::PostBatch { port: on, utf8, .. } if *on == port => Some(*utf8),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(posted, vec![provider_reads_bytes], "{effects:?}");
+    }
 }
 
 #[test]
 fn answers_on_a_port_leave_in_batches_of_16_while_the_task_goes_on() {
     let mut page = shop();
     let port = page.port();
-    page.task(with_port(2, WIDGET, &Message::Connect { request_id: rid("p_1") }, port));
+    page.task(with_port(2, WIDGET, &Message::Connect { request_id: rid("p_1"), utf8_batches: false }, port));
     // 64 calls (the most one origin may have in flight) in one port batch: 64 runs.
     let requests: Vec<String> = (0..64).map(|i| execute_request(&format!("c_{i}"), "add", "{}").encode()).collect();
     let effects = page.task(Input::PortBatch { port, text: format!("[{}]", requests.join(",")) });
@@ -328,14 +421,14 @@ fn answers_on_a_port_leave_in_batches_of_16_while_the_task_goes_on() {
         for (i, run) in runs.iter().enumerate() {
             let result = RunResult::Returned(format!("{{\"n\":{i}}}"));
             for effect in page.handle(Input::ToolSettled { run: *run, result }) {
-                if let Effect::PostBatch { port: on, batch } = effect {
+                if let Effect::PostBatch { port: on, batch, .. } = effect {
                     assert_eq!(on, port);
                     batches.push((task, Some(i), batch));
                 }
             }
         }
         for effect in page.handle(Input::EndOfTask) {
-            if let Effect::PostBatch { port: on, batch } = effect {
+            if let Effect::PostBatch { port: on, batch, .. } = effect {
                 assert_eq!(on, port);
                 batches.push((task, None, batch));
             }
@@ -364,7 +457,7 @@ fn port_batches_stay_within_the_byte_limit() {
     page.open();
     page.register(tool("add"));
     let port = page.port();
-    page.task(with_port(2, WIDGET, &Message::Connect { request_id: rid("p_1") }, port));
+    page.task(with_port(2, WIDGET, &Message::Connect { request_id: rid("p_1"), utf8_batches: false }, port));
     let requests: Vec<String> = (0..10).map(|i| execute_request(&format!("c_{i}"), "add", "{}").encode()).collect();
     let effects = page.task(Input::PortBatch { port, text: format!("[{}]", requests.join(",")) });
     let runs: Vec<RunId> = effects
@@ -846,7 +939,7 @@ fn an_opaque_origin_is_refused_with_a_warning_and_its_port_closed() {
         "refused a message from an opaque origin (a sandboxed frame): it cannot be answered without '*' from null";
     let port = page.port();
     let messages = [
-        Message::Connect { request_id: rid("p_1") },
+        Message::Connect { request_id: rid("p_1"), utf8_batches: false },
         Message::GetToolsRequest { request_id: rid("g_1"), bridge: true },
     ];
     let effects = page.task(with_port(6, "null", &messages[0], port));

@@ -118,7 +118,7 @@ fn on_window_message(driver: &Driver, event: &web_sys::MessageEvent) {
     // A UTF-16 length over the byte limit is over it in UTF-8 too: refused before the copy.
     let text = text.and_then(|text| if text.length() as usize > max { Err(ErrorCategory::TooLarge) } else { Ok(text) });
     let text = match text {
-        Ok(text) => String::from(text),
+        Ok(text) => crate::text_in::js_string(&text),
         Err(category) => {
             event.stop_immediate_propagation();
             return driver.input(Input::UnreadMessage { origin, category });
@@ -146,19 +146,37 @@ fn looks_like_ours(data: &JsValue) -> bool {
             .is_some_and(|t| t.starts_with("WEBMCP_"))
 }
 
-/// Listens on private port `id`: each batch (a string) goes to the session, refused by its length before it is
-/// copied when it is over the limit. (Browsers fire no event when the other end of a port dies; the session finds
-/// a dead port by its silence.)
+/// Listens on private port `id`: each batch (a string, or its UTF-8 bytes from a bridge that was told this page
+/// reads them) goes to the session, refused by its length before it is copied when it is over the limit, and
+/// refused when it is neither. (Browsers fire no event when the other end of a port dies; the session finds a dead
+/// port by its silence.)
 pub(super) fn listen_to_port(driver: &Weak<Driver>, port: &web_sys::MessagePort, id: PortId) -> EventListener {
     let driver = driver.clone();
     let listener = EventListener::new(port, "message", move |event| {
         let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
-        let Ok(batch) = event.data().dyn_into::<js_sys::JsString>() else { return };
         let Some(driver) = driver.upgrade() else { return };
-        if batch.length() as usize > driver.options.limits.max_batch_bytes {
-            return driver.input(Input::OversizedBatch(id));
-        }
-        driver.input(Input::PortBatch { port: id, text: String::from(batch) });
+        let max = driver.options.limits.max_batch_bytes;
+        let data = event.data();
+        let input = if let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>() {
+            if bytes.length() as usize > max {
+                Input::OversizedBatch(id)
+            } else {
+                match String::from_utf8(bytes.to_vec()) {
+                    Ok(text) => Input::PortBatch { port: id, text },
+                    Err(_) => Input::UnreadableBatch(id),
+                }
+            }
+        } else if let Some(text) = data.dyn_ref::<js_sys::JsString>() {
+            // A UTF-16 length over the byte limit is over it in UTF-8 too.
+            if text.length() as usize > max {
+                Input::OversizedBatch(id)
+            } else {
+                Input::PortBatch { port: id, text: crate::text_in::js_string(text) }
+            }
+        } else {
+            Input::UnreadableBatch(id)
+        };
+        driver.input(input);
     });
     port.start();
     listener
@@ -170,7 +188,7 @@ pub(super) fn on_tool_settled(driver: &Driver, run: u32, ok: bool, value: &JsVal
     driver.handles.borrow_mut().runs.remove(&run);
     let result = if ok {
         match js::safe_json(value) {
-            Ok(text) => RunResult::Returned(text),
+            Ok(text) => RunResult::Returned(crate::text_in::js_string(&text)),
             Err(error) => RunResult::Unsendable(console::describe(&error)),
         }
     } else {

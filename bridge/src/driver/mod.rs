@@ -122,7 +122,7 @@ impl Driver {
             // none of the channel's): what it is and what to do about it is decided there.
             let driver = me.clone();
             let calls_channel = Closure::<dyn FnMut(JsValue)>::new(move |data: JsValue| {
-                let text = js_sys::JSON::stringify(&data).ok().and_then(|text| text.as_string());
+                let text = js_sys::JSON::stringify(&data).ok().and_then(|text| crate::text_in::string(&text));
                 if let Some(text) = text {
                     upgrade(&driver, |d| d.input(Input::CallsChannel(text)));
                 }

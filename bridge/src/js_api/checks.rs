@@ -95,13 +95,14 @@ pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<(Option<String
         return Ok((None, ArgsForm::Written));
     }
     // Only reading the value is done here; what it may be is the session's to decide (`Effect::RefuseCall`).
-    let text = match args.as_string() {
+    let text = match crate::text_in::string(args) {
         Some(text) => text,
         None => {
             let written = js_sys::JSON::stringify(args).map_err(|e| {
                 type_error(&format!("executeTool: the arguments cannot be written as JSON ({})", console::describe(&e)))
             })?;
-            written.as_string().ok_or_else(|| type_error("executeTool: the arguments cannot be written as JSON"))?
+            crate::text_in::string(&written)
+                .ok_or_else(|| type_error("executeTool: the arguments cannot be written as JSON"))?
         }
     };
     let form = match (args.is_string(), array_ok) {

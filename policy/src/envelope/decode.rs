@@ -103,6 +103,7 @@ pub(super) enum Field {
     Durable,
     RequestIds,
     Resend,
+    Utf8Batches,
     Bridge,
 }
 
@@ -129,6 +130,7 @@ impl Field {
             "durable" => Self::Durable,
             "requestIds" => Self::RequestIds,
             "resend" => Self::Resend,
+            "utf8Batches" => Self::Utf8Batches,
             "bridge" => Self::Bridge,
             _ => return None,
         })
@@ -153,6 +155,7 @@ impl Field {
             Self::Durable => "durable",
             Self::RequestIds => "requestIds",
             Self::Resend => "resend",
+            Self::Utf8Batches => "utf8Batches",
             Self::Bridge => "bridge",
         }
     }

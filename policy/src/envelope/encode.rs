@@ -138,11 +138,14 @@ impl Message {
                 }
             }
             Self::ExecuteResponse(response) => encode_outcome(&mut object, response),
-            Self::CancelTool { request_id }
-            | Self::CallStatusRequest { request_id }
-            | Self::Connect { request_id }
-            | Self::Connected { request_id } => {
+            Self::CancelTool { request_id } | Self::CallStatusRequest { request_id } => {
                 object.request_id(request_id);
+            }
+            Self::Connect { request_id, utf8_batches } | Self::Connected { request_id, utf8_batches } => {
+                object.request_id(request_id);
+                if *utf8_batches {
+                    object.raw("utf8Batches", "1");
+                }
             }
             Self::CallStatusResponse(status) => {
                 object.request_id(&status.request_id).string("state", status.state.as_str());

@@ -82,8 +82,12 @@ impl<'t> Fields<'_, 't> {
             MessageType::CallAck => Message::CallAck { request_ids: self.ack_ids()? },
             MessageType::ToolsChanged => Message::ToolsChanged,
             MessageType::GoingAway => Message::GoingAway,
-            MessageType::Connect => Message::Connect { request_id: self.request_id()? },
-            MessageType::Connected => Message::Connected { request_id: self.request_id()? },
+            MessageType::Connect => {
+                Message::Connect { request_id: self.request_id()?, utf8_batches: self.flag(Field::Utf8Batches) }
+            }
+            MessageType::Connected => {
+                Message::Connected { request_id: self.request_id()?, utf8_batches: self.flag(Field::Utf8Batches) }
+            }
         })
     }
 

@@ -219,11 +219,15 @@ pub enum Message {
     Connect {
         /// Pairs the offer with its `WEBMCP_CONNECTED`.
         request_id: RequestId,
+        /// `"utf8Batches": 1`: the sender reads batches posted on the port as UTF-8 bytes, not only as strings.
+        utf8_batches: bool,
     },
     /// `WEBMCP_CONNECTED`: the port is accepted (sent on the port).
     Connected {
         /// The id of the `WEBMCP_CONNECT` it accepts.
         request_id: RequestId,
+        /// `"utf8Batches": 1`: the sender reads batches posted on the port as UTF-8 bytes, not only as strings.
+        utf8_batches: bool,
     },
 }
 
@@ -252,8 +256,8 @@ impl Message {
             Self::GetToolsRequest { request_id, .. }
             | Self::CancelTool { request_id }
             | Self::CallStatusRequest { request_id }
-            | Self::Connect { request_id }
-            | Self::Connected { request_id } => Some(request_id),
+            | Self::Connect { request_id, .. }
+            | Self::Connected { request_id, .. } => Some(request_id),
             Self::GetToolsResponse(m) => Some(&m.request_id),
             Self::ExecuteRequest(m) => Some(&m.request_id),
             Self::ExecuteResponse(m) => Some(&m.request_id),

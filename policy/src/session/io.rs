@@ -44,6 +44,8 @@ pub enum Input {
     },
     /// A batch over the size limit on one of the private ports, not read.
     OversizedBatch(PortId),
+    /// A message on one of the private ports that is no batch: neither a string nor UTF-8 bytes.
+    UnreadableBatch(PortId),
     /// The page asks for the tools of the windows around it.
     ListTools(ListRequest),
     /// The page calls a tool.
@@ -438,12 +440,15 @@ pub enum Effect {
         /// A new private port to set up with this message.
         open_port: Option<PortId>,
     },
-    /// Post `batch` (a JSON array of envelopes) on a private port.
+    /// Post `batch` (a JSON array of envelopes) on a private port: as a string, or as its UTF-8 bytes when
+    /// `utf8` says the other end reads those (a string is always read).
     PostBatch {
         /// The port.
         port: PortId,
         /// The batch.
         batch: String,
+        /// The bridge at the other end said it reads batches posted as UTF-8 bytes (`"utf8Batches": 1`).
+        utf8: bool,
     },
     /// Keep the port that came with a message and listen on it.
     AcceptPort(PortId),

@@ -228,7 +228,7 @@ impl Session {
         let Some(peer) = self.peers.get_mut(peer_id) else { return };
         peer.connecting = Some((request_id.clone(), Link::new(port)));
         self.peers.note_port(port, peer_id, PortSide::Ours);
-        let message = Message::Connect { request_id };
+        let message = Message::Connect { request_id, utf8_batches: true };
         self.effects.push_back(Effect::Post { window, origin, message, open_port: Some(port) });
     }
 
@@ -239,12 +239,13 @@ impl Session {
     }
 
     /// `WEBMCP_CONNECTED` on the port we set up: from now on our calls to the peer take it.
-    pub(crate) fn on_connected(&mut self, from: &Sender, request_id: &RequestId) {
+    pub(crate) fn on_connected(&mut self, from: &Sender, request_id: &RequestId, utf8_batches: bool) {
         let Some(peer) = self.peers.get_mut(from.peer) else { return };
         if from.via != Via::Port(PortSide::Ours) || peer.connecting.as_ref().is_none_or(|(id, _)| id != request_id) {
             return;
         }
-        if let Some((_, link)) = peer.connecting.take() {
+        if let Some((_, mut link)) = peer.connecting.take() {
+            link.utf8 = utf8_batches;
             peer.ours = Some(link);
         }
     }

@@ -318,14 +318,9 @@ impl Session {
                 self.refuse(RefusalKind::Envelope(category), &origin, &what);
             }
             Input::PortBatch { port, text } => self.on_port_batch(port, &text),
-            Input::OversizedBatch(port) => {
-                if let Some(origin) = self.port_origin(port) {
-                    self.refuse(
-                        RefusalKind::Envelope(crate::envelope::ErrorCategory::BadBatch),
-                        &origin,
-                        "a port batch larger than the limit, unread",
-                    );
-                }
+            Input::OversizedBatch(port) => self.refuse_batch(port, "a port batch larger than the limit, unread"),
+            Input::UnreadableBatch(port) => {
+                self.refuse_batch(port, "a port message that is neither a string nor UTF-8 bytes, unread")
             }
             Input::ListTools(request) => self.list_tools(request),
             Input::Execute(request) => self.execute(request),
@@ -462,6 +457,12 @@ impl Session {
         }
     }
 
+    fn refuse_batch(&mut self, port: PortId, what: &str) {
+        if let Some(origin) = self.port_origin(port) {
+            self.refuse(RefusalKind::Envelope(crate::envelope::ErrorCategory::BadBatch), &origin, what);
+        }
+    }
+
     fn port_origin(&self, port: PortId) -> Option<WindowOrigin> {
         let (peer, _) = self.peers.port_owner(port)?;
         self.peers.get(peer).map(|p| p.origin.clone())
@@ -486,10 +487,10 @@ impl Session {
     fn on_message(&mut self, from: Sender, message: Message, port: Option<PortId>) {
         match message {
             Message::GetToolsRequest { request_id, bridge } => self.on_get_tools(&from, request_id, bridge),
-            Message::Connect { request_id } => self.on_connect(&from, request_id, port),
+            Message::Connect { request_id, utf8_batches } => self.on_connect(&from, request_id, utf8_batches, port),
             Message::GetToolsResponse(response) => self.on_tools_listed(&from, response),
             Message::ToolsChanged => self.on_tools_changed(&from),
-            Message::Connected { request_id } => self.on_connected(&from, &request_id),
+            Message::Connected { request_id, utf8_batches } => self.on_connected(&from, &request_id, utf8_batches),
             other => self.when_journals_open(Deferred::Message(from, other)),
         }
     }

@@ -43,7 +43,7 @@ impl Session {
             link.outbox.push(message.encode());
             while link.outbox.len() >= early {
                 let batch = take_batch(&mut link.outbox, early, max_bytes);
-                self.effects.push_back(Effect::PostBatch { port: link.port, batch });
+                self.effects.push_back(Effect::PostBatch { port: link.port, batch, utf8: link.utf8 });
             }
             return self.ask_end_of_task();
         }
@@ -150,7 +150,7 @@ impl Session {
             for link in [peer.ours.as_mut(), peer.theirs.as_mut()].into_iter().flatten() {
                 while !link.outbox.is_empty() {
                     let batch = take_batch(&mut link.outbox, max_len, max_bytes);
-                    batches.push(Effect::PostBatch { port: link.port, batch });
+                    batches.push(Effect::PostBatch { port: link.port, batch, utf8: link.utf8 });
                 }
             }
         }

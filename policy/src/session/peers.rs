@@ -61,11 +61,13 @@ pub(crate) struct Sender {
 pub(crate) struct Link {
     pub port: PortId,
     pub outbox: Vec<String>,
+    /// The bridge at the other end said it reads batches posted as UTF-8 bytes (`"utf8Batches": 1`).
+    pub utf8: bool,
 }
 
 impl Link {
     pub fn new(port: PortId) -> Self {
-        Self { port, outbox: Vec::new() }
+        Self { port, outbox: Vec::new(), utf8: false }
     }
 }
 

@@ -230,7 +230,13 @@ impl Session {
     /// `WEBMCP_CONNECT`: a consumer offers a private port for its calls to this page. Accepted by window only, and
     /// only when its origin may see at least one tool; it replaces an earlier port of the same peer for that
     /// purpose, and never touches the port of this page's own calls to the peer.
-    pub(crate) fn on_connect(&mut self, from: &Sender, request_id: RequestId, port: Option<PortId>) {
+    pub(crate) fn on_connect(
+        &mut self,
+        from: &Sender,
+        request_id: RequestId,
+        utf8_batches: bool,
+        port: Option<PortId>,
+    ) {
         let Some(port) = port else { return };
         if from.via != Via::Window || !self.any_visible(&from.origin) {
             self.effects.push_back(Effect::ClosePort(port));
@@ -245,13 +251,14 @@ impl Session {
             return;
         };
         peer.bridge = true;
-        let old = peer.theirs.replace(Link::new(port)).map(|link| link.port);
+        let link = Link { utf8: utf8_batches, ..Link::new(port) };
+        let old = peer.theirs.replace(link).map(|link| link.port);
         if let Some(old) = old {
             self.peers.drop_port(old);
             self.effects.push_back(Effect::ClosePort(old));
         }
         self.peers.note_port(port, from.peer, PortSide::Theirs);
         self.effects.push_back(Effect::AcceptPort(port));
-        self.send(from.peer, &Message::Connected { request_id });
+        self.send(from.peer, &Message::Connected { request_id, utf8_batches: true });
     }
 }

@@ -44,8 +44,11 @@ function peerOf(win) {
   return null;
 }
 
-/** Port traffic is a batch: JSON text holding an array of envelopes. */
-function noteBatch(dir, text) {
+const utf8 = new TextDecoder();
+
+/** Port traffic is a batch: JSON text holding an array of envelopes, as a string or as its UTF-8 bytes. */
+function noteBatch(dir, data) {
+  const text = data instanceof Uint8Array ? utf8.decode(data) : data;
   if (typeof text !== "string") return;
   try {
     const batch = JSON.parse(text);
