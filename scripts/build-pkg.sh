@@ -10,7 +10,7 @@
 #             publish)
 #
 # Size choices (measured with twiggy and gzip -9; see docs/performance.md): the `wasm-release` profile
-# (opt-level "s", fat LTO, one codegen unit, panic=abort), panics that trap without formatting a message when the
+# (opt-level "s" with "z" for the workspace's own two crates, fat LTO, one codegen unit, panic=abort), panics that trap without formatting a message when the
 # standard library is built here (Debian's toolchain: -Cpanic=immediate-abort), no name or producers section, talc
 # as the allocator, no url crate (origin lists are parsed by the browser's URL parser), short import and export
 # names (tools/wasm-names). binaryen's wasm-opt is not used: Debian's (108) cannot read rustc's default wasm

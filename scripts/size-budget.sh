@@ -19,9 +19,11 @@ source "$(dirname "$0")/lib.sh"
 # 242,815 bytes: index.js 14,170 + wasm 228,645; +6,980, rounded up): the WebMCP schema subset and `pattern` through the
 # browser's RegExp, refusals as JSON, arrays as arguments, the session telling the driver which window messages
 # were its own, a caller that leaves stopping its calls and a provider watching its callers' windows, the forms of
-# blank frames and respondWith() values as results. It was 311,400 when the check came (748fe7f); issue 24 lowers
-# it on its way to 150 KiB (docs/performance.md says what each step took out).
-BUDGET_BYTES=${SIZE_BUDGET_BYTES:-242900}
+# blank frames and respondWith() values as results. Issue 25's first steps added 1,033 bytes (long strings through
+# TextEncoder, UTF-8 port batches), and opt-level "z" for the workspace's two crates took out 19,415 (Cargo.toml):
+# the download 224,433 bytes (index.js 14,382 + wasm 210,051), the budget 224,500. It was 311,400 when the check
+# came (748fe7f); issue 24 lowers it on its way to 150 KiB (docs/performance.md says what each step took out).
+BUDGET_BYTES=${SIZE_BUDGET_BYTES:-224500}
 
 pkg=${1:-"$ROOT/bridge/pkg"}
 total=0
