@@ -84,8 +84,17 @@ impl Drop for ChromeDriver {
         // Child::kill signals exactly this PID; wait reaps it so no zombie stays behind.
         let _ = self.child.kill();
         let _ = self.child.wait();
-        // After the process: the folder goes once nothing writes to it any more.
-        drop(self.scratch.take());
+        // After the process. A Chromium whose session was not closed outlives its chromedriver for a moment and may
+        // still write its profile there: the removal is tried again for up to two seconds.
+        if let Some(scratch) = self.scratch.take() {
+            let folder = scratch.keep();
+            for _ in 0..20 {
+                if std::fs::remove_dir_all(&folder).is_ok() || !folder.exists() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
     }
 }
 
