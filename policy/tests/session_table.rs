@@ -20,9 +20,9 @@ use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsRespon
 use interpane_policy::journal::{CallOutcome, JournalStore, MemoryStore, OutcomeStatus};
 use interpane_policy::session::{
     Answer, CallRefusal, CallRequest, CallTarget, Departure, Effect, Input, LIVENESS_MS, ListedTool, Locator,
-    ObservedCall, ObservedStatus, PeerId, RunId, RunResult, WaiterId, WindowFacts, WindowId,
+    ObservedCall, ObservedStatus, PeerId, PortId, RunId, RunResult, WaiterId, WindowFacts, WindowId,
 };
-use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, ToolError, TupleOrigin};
+use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, RequestId, ToolError, TupleOrigin};
 use serde_json::json as value;
 use session_support::{
     JournalSetup, Page, T0, execute, from_window, json, list, name, open_journals_with, origin as window_origin, rid,
@@ -78,6 +78,13 @@ fn widget_with_plain_shop(open: bool) -> (Page, PeerId) {
 /// A widget page that listed the shop in window 1, a bridge (whose port offer is left unanswered, so that the
 /// widget's messages go by window); the shop's peer id.
 fn widget_with_shop(open: bool, bridge: bool) -> (Page, PeerId) {
+    let (page, peer, _) = widget_listing_shop(open, bridge);
+    (page, peer)
+}
+
+/// [`widget_with_shop`], with the widget's `WEBMCP_CONNECT` to a bridge shop (its port and request id), left
+/// unanswered.
+fn widget_listing_shop(open: bool, bridge: bool) -> (Page, PeerId, Option<(PortId, RequestId, bool)>) {
     let mut page = Page::new(WIDGET, "");
     if open {
         page.open();
@@ -101,17 +108,19 @@ fn widget_with_shop(open: bool, bridge: bool) -> (Page, PeerId) {
         bridge,
     });
     let mut effects = page.task(from_window(1, SHOP, &response));
-    if bridge {
-        let connect = effects.remove(0);
-        assert!(
-            matches!(&connect, Effect::Post { window: WindowId(1), origin, message: Message::Connect { .. }, open_port: Some(_) } if origin.as_str() == SHOP),
-            "{connect:?}"
-        );
-    }
+    let connect = bridge.then(|| match effects.remove(0) {
+        Effect::Post {
+            window: WindowId(1),
+            origin,
+            message: Message::Connect { request_id, utf8_batches },
+            open_port: Some(port),
+        } if origin.as_str() == SHOP => (port, request_id, utf8_batches),
+        other => panic!("a port offered to the shop: {other:?}"),
+    });
     let [Effect::Listed { waiter, tools }] = effects.as_slice() else { panic!("one listing: {effects:?}") };
     assert_eq!(*waiter, WaiterId(1));
     assert_eq!(tools.len(), 1);
-    (page, tools[0].peer)
+    (page, tools[0].peer, connect)
 }
 
 /// The wire id of the one execute request among `effects`, posted to window 1 at the shop's origin.
@@ -346,44 +355,10 @@ fn unread_port_batches_are_refused_with_a_warning() {
 #[test]
 fn a_consumer_posts_bytes_only_to_a_provider_that_reads_them() {
     for provider_reads_bytes in [false, true] {
-        let mut page = Page::new(WIDGET, "");
-        page.open();
-        let effects = page.handle(list(1, SHOP, &[(1, Locator::Frame(0))]));
-        let asked = effects
-            .iter()
-            .find_map(|e| match e {
-                Effect::Post { window, origin, message: Message::GetToolsRequest { request_id, .. }, .. }
-                    if *window == WindowId(1) && origin.as_str() == SHOP =>
-                {
-                    Some(request_id.clone())
-                }
-                _ => None,
-            })
-            .expect("the shop is asked for its tools");
-        let response = Message::GetToolsResponse(GetToolsResponse {
-            request_id: asked,
-            tools: vec![descriptor("add", SHOP)],
-            bridge: true,
-        });
-        let effects = page.task(from_window(1, SHOP, &response));
-        let (port, connect_id) = effects
-            .iter()
-            .find_map(|e| match e {
-                Effect::Post {
-                    message: Message::Connect { request_id, utf8_batches: true },
-                    open_port: Some(port),
-                    ..
-                } => Some((*port, request_id.clone())),
-                _ => None,
-            })
-            .unwrap_or_else(|| panic!("a port offered, saying it reads bytes: {effects:?}"));
-        let peer = effects
-            .iter()
-            .find_map(|e| match e {
-                Effect::Listed { tools, .. } => tools.first().map(|t| t.peer),
-                _ => None,
-            })
-            .expect("the listing");
+        let (mut page, peer, connect) = widget_listing_shop(true, true);
+        let Some((port, connect_id, true)) = connect else {
+            panic!("a port offered, saying it reads bytes: {connect:?}")
+        };
         let connected = Message::Connected { request_id: connect_id, utf8_batches: provider_reads_bytes };
         page.task(Input::PortBatch { port, text: format!("[{}]", connected.encode()) });
         let effects = page.task(execute(2, peer, "add", "{}", None));
