@@ -59,6 +59,10 @@ pub fn cases() -> Vec<Case> {
             defects::crossing_port_handshakes_leave_a_working_port_each_way
         ),
         case!(
+            "cross::a_port_message_that_is_no_batch_is_refused_and_the_port_keeps_working",
+            defects::a_port_message_that_is_no_batch_is_refused_and_the_port_keeps_working
+        ),
+        case!(
             "cross::an_invalid_args_refusal_goes_to_the_window_that_asked",
             defects::an_invalid_args_refusal_goes_to_the_window_that_asked
         ),

@@ -221,6 +221,74 @@ pub async fn a_call_waiting_on_a_port_that_closes_is_settled(t: Ctx) -> E2eResul
     )
 }
 
+/// A consumer that says `"utf8Batches": 1` in its `WEBMCP_CONNECT` (a scripted one in the iframe, raw messages)
+/// gets the shop's batches as UTF-8 bytes. A port message that is no batch (a `DataView`; bytes that are not UTF-8)
+/// is refused with a console warning, and the port keeps working after it.
+pub async fn a_port_message_that_is_no_batch_is_refused_and_the_port_keeps_working(t: Ctx) -> E2eResult<()> {
+    open_scripted_bridge_frame(&t, "", "").await?;
+    // A tool the iframe's origin sees: the shop accepts a port only from such an origin.
+    register(&t, Page::Top, json!({ "name": "host_echo", "body": "return { echoed: args };" }), json!({})).await?;
+    js(
+        &t,
+        Page::Top,
+        "window.__warned = []; const warn = console.warn; \
+         console.warn = (...parts) => { window.__warned.push(parts.join(' ')); return warn.apply(console, parts); }; \
+         return true;",
+        vec![],
+    )
+    .await?;
+    js(
+        &t,
+        Page::Frame("w"),
+        "const b = window.__b; const channel = new MessageChannel(); b.ourPort = channel.port1; \
+         channel.port1.onmessage = (e) => { const bytes = e.data instanceof Uint8Array; \
+           for (const m of JSON.parse(bytes ? new TextDecoder().decode(e.data) : e.data)) b.onOurPort.push({ bytes, m }); }; \
+         parent.postMessage({ type: 'WEBMCP_CONNECT', requestId: 'p_bytes', utf8Batches: 1 }, args[0], [channel.port2]); \
+         return true;",
+        vec![json!(t.origin(Site::Shop))],
+    )
+    .await?;
+    let connected = wait_in(
+        &t,
+        Page::Frame("w"),
+        "window.__b.onOurPort.find((r) => r.m.type === 'WEBMCP_CONNECTED' && r.m.requestId === 'p_bytes')",
+    )
+    .await?;
+    check_eq(
+        connected,
+        json!({ "bytes": true, "m": { "type": "WEBMCP_CONNECTED", "requestId": "p_bytes", "utf8Batches": 1 } }),
+        "the shop accepts the port, as bytes, saying it reads bytes too",
+    )?;
+    js(
+        &t,
+        Page::Frame("w"),
+        "const port = window.__b.ourPort; port.postMessage(new DataView(new ArrayBuffer(4))); \
+         port.postMessage(new Uint8Array([0x5b, 0xff, 0xfe, 0x5d])); \
+         port.postMessage(new TextEncoder().encode(JSON.stringify([{ type: 'WEBMCP_GET_TOOLS_REQUEST', \
+           requestId: 'g_after', bridge: 1 }]))); return true;",
+        vec![],
+    )
+    .await?;
+    let answer = wait_in(
+        &t,
+        Page::Frame("w"),
+        "((r) => r && { bytes: r.bytes, type: r.m.type })(window.__b.onOurPort.find((r) => r.m.requestId === 'g_after'))",
+    )
+    .await?;
+    check_eq(
+        answer,
+        json!({ "bytes": true, "type": "WEBMCP_GET_TOOLS_RESPONSE" }),
+        "the port still answers after the refused messages",
+    )?;
+    let warned = wait_in(
+        &t,
+        Page::Top,
+        "window.__warned.some((w) => w.includes('a port message that is neither a string nor UTF-8 bytes, unread'))",
+    )
+    .await?;
+    check_eq(warned, json!(true), "the shop warned of the message that was no batch")
+}
+
 /// Reloads in one repetition of the reload case.
 const RELOAD_REPETITIONS: usize = 5;
 
