@@ -1,6 +1,9 @@
 //! Cost of the once-only journals with a `MemoryStore` (the bridge adds its sessionStorage writes on top):
 //! - one call's whole life in the caller's journal (start, sent, response, ack) and in the tool page's journal
 //!   (execute, finish, ack), in a steady state where pruning runs on every write;
+//! - the same two lives as the session runs them: writes deferred, the journals over their storage logs
+//!   (`LogStore`), one flush per call (the bridge flushes once per task), in a steady state that keeps as many
+//!   records as the defaults allow;
 //! - opening a caller's journal that holds 1000 calls in flight, and a tool page's journal that holds 1000 kept
 //!   results.
 //!
@@ -20,6 +23,7 @@ mod native {
         ConsumerJournal, ExecuteDecision, JournalConfig, MemoryStore, NewCall, Owner, ProviderJournal, ProviderWindow,
         Recovery, Start, ToolOutcome,
     };
+    use interpane_policy::log_store::LogStore;
     use interpane_policy::{JsonText, Limits, RequestId, ToolName};
 
     const T0: u64 = 1_700_000_000_000;
@@ -92,6 +96,61 @@ mod native {
         });
     }
 
+    /// Both journals as the session holds them: over a `LogStore` each, writes deferred, flushed into the page's
+    /// store after every call. Before measuring, enough calls to fill what the journals keep (settled calls, ran
+    /// ids) and to pass the logs' first snapshots.
+    fn logged_cycles(c: &mut Criterion) {
+        let ids = wire_ids();
+        let (args, result) = (args(), result());
+        let mut storage = MemoryStore::durable();
+        let consumer_log = LogStore::open(&mut storage, "webmcp:log:c:t5Yq0bX2:top:", T0);
+        let provider_log = LogStore::open(&mut storage, "webmcp:log:p:p7Kd2mQ9:top/0:", T0);
+        let consumer_owner = Owner::new("t5Yq0bX2", "top").unwrap();
+        let (mut consumer, _) = ConsumerJournal::open(consumer_log, consumer_owner, JournalConfig::default(), T0);
+        let provider_owner = Owner::new("p7Kd2mQ9", "top/0").unwrap();
+        let mut provider = ProviderJournal::open(provider_log, provider_owner, JournalConfig::default(), T0);
+        consumer.defer_writes();
+        provider.defer_writes();
+        let tool = ToolName::new("add_to_cart").unwrap();
+        let mut n = 0usize;
+        let mut consumer_call = |storage: &mut MemoryStore| {
+            let wire = &ids[n % ids.len()];
+            let now = T0 + n as u64;
+            n += 1;
+            assert_eq!(consumer.start(call(wire, &args), now), Ok(Start::New));
+            assert!(consumer.mark_sent(wire, now));
+            consumer.flush(now, storage).unwrap();
+            let settled = consumer.on_response(wire, result.clone(), now + 1).expect("settles");
+            consumer.mark_acked(std::slice::from_ref(wire));
+            consumer.flush(now + 1, storage).unwrap();
+            settled
+        };
+        for _ in 0..3000 {
+            consumer_call(&mut storage);
+        }
+        c.bench_function("journal/consumer/logged_call_two_flushes", |b| {
+            b.iter(|| black_box(consumer_call(&mut storage)))
+        });
+        let mut m = 0usize;
+        let mut provider_call = |storage: &mut MemoryStore| {
+            let wire = &ids[m % ids.len()];
+            let now = T0 + m as u64;
+            m += 1;
+            assert_eq!(provider.on_execute(CALLER, wire, &tool, now), ExecuteDecision::Run);
+            let answer = provider.on_finish(CALLER, wire, result.clone(), now + 1).expect("runs here");
+            provider.flush(now + 1, storage).unwrap();
+            provider.on_ack(CALLER, std::slice::from_ref(wire), now + 2);
+            provider.flush(now + 2, storage).unwrap();
+            answer
+        };
+        for _ in 0..3000 {
+            provider_call(&mut storage);
+        }
+        c.bench_function("journal/provider/logged_call_two_flushes", |b| {
+            b.iter(|| black_box(provider_call(&mut storage)))
+        });
+    }
+
     fn open_1000(c: &mut Criterion) {
         let ids = wire_ids();
         let consumer_owner = Owner::new("t5Yq0bX2", "top").unwrap();
@@ -133,7 +192,7 @@ mod native {
         });
     }
 
-    criterion_group!(benches, consumer_cycle, provider_cycle, open_1000);
+    criterion_group!(benches, consumer_cycle, provider_cycle, logged_cycles, open_1000);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

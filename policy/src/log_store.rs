@@ -9,8 +9,11 @@
 //! hidden, frozen or goes away.
 //!
 //! The log is a snapshot followed by segments. Compaction keeps its cost proportional to what changed, however
-//! much is live: when there are [`MAX_SEGMENTS`] segments, they are merged into one (the keys changed since the
-//! snapshot); when the changes since the snapshot outweigh the live data, a new snapshot replaces the log.
+//! much is live: when there are [`MAX_SEGMENTS`] segments, the segments written since the last merge are merged
+//! into one (the keys they changed, with their values now), so that each change is written about twice; when
+//! half the segments are merges, all of them are merged into one (the keys changed since the snapshot); when the
+//! changes since the snapshot outweigh the live data, a new snapshot replaces the log. A merge reads the values
+//! from the live data, so the log keeps no second copy of what changed, only the keys.
 //!
 //! A change only marks its key: a flush writes each marked key once, with its latest value (or its removal).
 //!
@@ -65,19 +68,6 @@ impl Segment {
         Self { v, seq, at, snap, set: IndexMap::new(), del: Vec::new() }
     }
 
-    fn of_changes(seq: u64, at: u64, changes: &IndexMap<String, Option<String>>) -> Self {
-        let mut segment = Self::new(1, seq, at, false);
-        for (key, value) in changes {
-            match value {
-                Some(value) => {
-                    segment.set.insert(key.clone(), value.clone());
-                }
-                None => segment.del.push(key.clone()),
-            }
-        }
-        segment
-    }
-
     /// Reads a stored segment. `snap`, `set` and `del` may be absent; other members are ignored; a key given twice
     /// in `set` keeps its last value.
     fn decode(text: &str) -> Result<Self, String> {
@@ -116,12 +106,18 @@ pub struct LogStore {
     /// changed twice is listed twice (the flush's map keeps one): a push costs less than keeping a set in order
     /// on every change, thousands of times in a burst of calls.
     dirty: Vec<String>,
-    /// Every change written since the snapshot, merged: what one segment after the snapshot would hold.
-    since_snapshot: IndexMap<String, Option<String>>,
+    /// The keys changed since the snapshot (what one segment after the snapshot would hold: each with its value
+    /// in `live`, or its removal), each with the bytes it adds to `changed_bytes` and the `merges` count when it
+    /// last changed (the keys changed since the last merge are those of the current count).
+    since_snapshot: IndexMap<String, (usize, u64)>,
+    /// Merges and snapshots written so far.
+    merges: u64,
     /// Key of the snapshot, if there is one.
     snapshot: Option<String>,
-    /// Keys of the segments after the snapshot, in order.
+    /// Keys of the segments after the snapshot, in order: first the merged ones, then one per flush.
     segments: Vec<String>,
+    /// How many of `segments` are merges.
+    merged: usize,
     next_seq: u64,
     /// Bytes of the keys and values in `live`.
     live_bytes: usize,
@@ -129,10 +125,6 @@ pub struct LogStore {
     changed_bytes: usize,
     failed: bool,
     discarded: Vec<DiscardedSegment>,
-}
-
-fn entry_bytes(key: &str, value: &Option<String>) -> usize {
-    key.len() + value.as_ref().map_or(0, String::len)
 }
 
 impl LogStore {
@@ -177,8 +169,10 @@ impl LogStore {
             live: IndexMap::new(),
             dirty: Vec::new(),
             since_snapshot: IndexMap::new(),
+            merges: 0,
             snapshot: None,
             segments: Vec::new(),
+            merged: 0,
             next_seq: 0,
             live_bytes: 0,
             changed_bytes: 0,
@@ -194,11 +188,11 @@ impl LogStore {
             }
             for gone in segment.del {
                 log.live.remove(&gone);
-                log.note_change(gone, None);
+                log.note_change(&gone);
             }
             for (key, value) in segment.set.drain() {
-                log.live.insert(key.clone(), value.clone());
-                log.note_change(key, Some(value));
+                log.live.insert(key.clone(), value);
+                log.note_change(&key);
             }
             log.segments.push(key);
         }
@@ -206,10 +200,13 @@ impl LogStore {
         log
     }
 
-    fn note_change(&mut self, key: String, value: Option<String>) {
-        self.changed_bytes += entry_bytes(&key, &value);
-        if let Some(old) = self.since_snapshot.insert(key.clone(), value) {
-            self.changed_bytes -= entry_bytes(&key, &old);
+    /// Notes that `key` changed to its value in `live` (or was removed): counted in `changed_bytes` with its size
+    /// now, replacing what it counted for before.
+    fn note_change(&mut self, key: &str) {
+        let bytes = key.len() + self.live.get(key).map_or(0, String::len);
+        self.changed_bytes += bytes;
+        if let Some((old, _)) = self.since_snapshot.insert(key.to_owned(), (bytes, self.merges)) {
+            self.changed_bytes -= old;
         }
     }
 
@@ -228,15 +225,13 @@ impl LogStore {
             self.dirty.clear();
             return Ok(());
         }
-        let changes: IndexMap<String, Option<String>> = std::mem::take(&mut self.dirty)
-            .into_iter()
-            .map(|key| {
-                let value = self.live.get(&key).cloned();
-                (key, value)
-            })
-            .collect();
-        for (key, value) in &changes {
-            self.note_change(key.clone(), value.clone());
+        // Each changed key once, in key order.
+        let mut changes: IndexMap<String, ()> = IndexMap::new();
+        for key in std::mem::take(&mut self.dirty) {
+            changes.insert(key, ());
+        }
+        for key in changes.keys() {
+            self.note_change(key);
         }
         // A merge writes the changes since the snapshot, a snapshot writes the live data: when the changes have
         // grown to half the live data, the snapshot costs about as much and resets the changes.
@@ -248,7 +243,7 @@ impl LogStore {
         } else if merge_due {
             self.write_merged(now, inner).or_else(|_| self.write_snapshot(now, inner))
         } else {
-            self.write_segment(now, &changes, inner).or_else(|_| self.write_snapshot(now, inner))
+            self.write_segment(now, changes.keys(), inner).or_else(|_| self.write_snapshot(now, inner))
         };
         if result.is_err() {
             self.failed = true;
@@ -280,34 +275,41 @@ impl LogStore {
     }
 
     /// The changes of this flush as one more segment.
-    fn write_segment(
+    fn write_segment<'k>(
         &mut self,
         now: u64,
-        changes: &IndexMap<String, Option<String>>,
+        changes: impl Iterator<Item = &'k String>,
         inner: &mut dyn JournalStore,
     ) -> Result<(), StoreError> {
         let (seq, key) = self.next_key();
-        inner.put(&key, &encode(&Segment::of_changes(seq, now, changes)))?;
+        inner.put(&key, &encode_changes(seq, now, changes, &self.live))?;
         self.segments.push(key);
         Ok(())
     }
 
-    /// Every change since the snapshot as one segment, replacing the segments after the snapshot.
+    /// The segments written since the last merge as one segment that replaces them; or, when half the segments
+    /// are merges already, every change since the snapshot as one segment that replaces all of them.
     fn write_merged(&mut self, now: u64, inner: &mut dyn JournalStore) -> Result<(), StoreError> {
         let (seq, key) = self.next_key();
-        inner.put(&key, &encode(&Segment::of_changes(seq, now, &self.since_snapshot)))?;
-        for old in self.segments.drain(..) {
+        let all = self.merged >= MAX_SEGMENTS / 2;
+        let since = if all { 0 } else { self.merges };
+        let changes = self.since_snapshot.iter().filter(|(_, (_, merges))| *merges >= since).map(|(key, _)| key);
+        let text = encode_changes(seq, now, changes, &self.live);
+        inner.put(&key, &text)?;
+        let first_replaced = if all { 0 } else { self.merged };
+        for old in self.segments.drain(first_replaced..) {
             inner.remove(&old);
         }
         self.segments.push(key);
+        self.merged = self.segments.len();
+        self.merges += 1;
         Ok(())
     }
 
     fn write_snapshot(&mut self, now: u64, inner: &mut dyn JournalStore) -> Result<(), StoreError> {
         let (seq, key) = self.next_key();
-        let mut segment = Segment::new(1, seq, now, true);
-        segment.set = self.live.clone();
-        let text = encode(&segment);
+        let live: Vec<(&str, &str)> = self.live.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let text = encode_parts(seq, now, true, &live, &[]);
         let old: Vec<String> = self.snapshot.iter().chain(&self.segments).cloned().collect();
         // Free the old log first when the store is full: the snapshot holds all it said.
         inner.put(&key, &text).or_else(|error| {
@@ -321,6 +323,8 @@ impl LogStore {
         }
         self.snapshot = Some(key);
         self.segments.clear();
+        self.merged = 0;
+        self.merges += 1;
         self.since_snapshot.clear();
         self.changed_bytes = 0;
         Ok(())
@@ -332,19 +336,38 @@ impl LogStore {
     }
 }
 
-/// The stored form of `segment`: compact JSON, every member written, `set` in key order.
-fn encode(segment: &Segment) -> String {
-    let bytes: usize = segment.set.iter().map(|(k, v)| k.len() + v.len() + 6).sum::<usize>()
-        + segment.del.iter().map(|k| k.len() + 3).sum::<usize>();
+/// A segment of format version 1 that sets each of `keys` to its value in `live` and removes those `live` does not
+/// hold (`keys` in key order).
+fn encode_changes<'k>(
+    seq: u64,
+    at: u64,
+    keys: impl Iterator<Item = &'k String>,
+    live: &IndexMap<String, String>,
+) -> String {
+    let (mut set, mut del) = (Vec::new(), Vec::new());
+    for key in keys {
+        match live.get(key) {
+            Some(value) => set.push((key.as_str(), value.as_str())),
+            None => del.push(key.as_str()),
+        }
+    }
+    encode_parts(seq, at, false, &set, &del)
+}
+
+/// The stored form of a segment of format version 1: compact JSON, every member written in the order of
+/// [`Segment`]'s fields, `set` as given (in key order).
+fn encode_parts(seq: u64, at: u64, snap: bool, set: &[(&str, &str)], del: &[&str]) -> String {
+    let bytes: usize =
+        set.iter().map(|(k, v)| k.len() + v.len() + 6).sum::<usize>() + del.iter().map(|k| k.len() + 3).sum::<usize>();
     let mut out = String::with_capacity(80 + bytes);
     let mut object = Object::open(&mut out);
-    object.number("v", segment.v).number("seq", segment.seq).number("at", segment.at).bool("snap", segment.snap);
-    let mut set = Object::open(object.key("set"));
-    for (key, value) in &segment.set {
-        set.string_key(key, value);
+    object.number("v", 1).number("seq", seq).number("at", at).bool("snap", snap);
+    let mut members = Object::open(object.key("set"));
+    for (key, value) in set {
+        members.string_key(key, value);
     }
-    set.close();
-    object.strings("del", segment.del.iter().map(String::as_str));
+    members.close();
+    object.strings("del", del.iter().copied());
     object.close();
     out
 }
@@ -385,6 +408,29 @@ mod tests {
     use crate::journal::MemoryStore;
 
     const PREFIX: &str = "webmcp:log:t/top:";
+
+    /// The stored form of `segment` (which must be of format version 1).
+    fn encode(segment: &Segment) -> String {
+        assert_eq!(segment.v, 1);
+        let set: Vec<(&str, &str)> = segment.set.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let del: Vec<&str> = segment.del.iter().map(String::as_str).collect();
+        encode_parts(segment.seq, segment.at, segment.snap, &set, &del)
+    }
+
+    impl Segment {
+        fn of_changes(seq: u64, at: u64, changes: &IndexMap<String, Option<String>>) -> Self {
+            let mut segment = Self::new(1, seq, at, false);
+            for (key, value) in changes {
+                match value {
+                    Some(value) => {
+                        segment.set.insert(key.clone(), value.clone());
+                    }
+                    None => segment.del.push(key.clone()),
+                }
+            }
+            segment
+        }
+    }
 
     #[test]
     fn segments_are_written_as_before() {
@@ -522,6 +568,38 @@ mod tests {
         let log = LogStore::open(&mut raw.inner, PREFIX, 2000);
         assert_eq!(log.entries("hot"), vec![("hot".into(), "999".into())]);
         assert_eq!(log.entries("kept").len(), 2000);
+    }
+
+    #[test]
+    fn merges_write_each_change_a_few_times_when_many_keys_change() {
+        // Regression: a journal that keeps 2000 records changes new keys on every call (a record added, the oldest
+        // removed). Each merge rewrote every change since the snapshot, up to half the live data every 32 flushes:
+        // the provider's journal spent most of its time writing merges (criterion bench `journal`).
+        let mut raw = Counting { inner: MemoryStore::durable(), written: 0 };
+        let mut log = LogStore::open(&mut raw, PREFIX, 0);
+        let value = "r".repeat(100);
+        for i in 0..2000 {
+            log.put(&format!("kept{i:05}"), &value).unwrap();
+        }
+        log.flush(0, &mut raw).unwrap();
+        let live = log.live_bytes;
+        raw.written = 0;
+        let mut changed = 0;
+        for i in 0..1000u64 {
+            let (new, old) = (format!("kept{:05}", 2000 + i), format!("kept{i:05}"));
+            log.put(&new, &value).unwrap();
+            log.remove(&old);
+            changed += new.len() + value.len() + old.len();
+            log.flush(i + 1, &mut raw).unwrap();
+        }
+        assert!(
+            raw.written < 6 * changed + 2 * live,
+            "1000 flushes that changed {changed} bytes wrote {}; the live data is {live}",
+            raw.written
+        );
+        let log = LogStore::open(&mut raw.inner, PREFIX, 2000);
+        let kept = log.entries("kept");
+        assert_eq!((kept.len(), kept[0].0.as_str()), (2000, "kept01000"));
     }
 
     #[test]
