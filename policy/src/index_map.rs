@@ -1,20 +1,21 @@
 //! An ordered map and set for the large collections (the journals' records and their orders, the calls in flight,
-//! the runs, the storage log), all indexed through one B-tree type.
+//! the runs, the storage log), all indexed through one sorted vector type.
 //!
 //! Every `BTreeMap<K, V>` brings its own copy of the B-tree's node code for its `K` and `V`: with fourteen key and
 //! value pairs that came to 138 KB of the bridge's wasm (twiggy, 2026-12-03). Here each key is written as text
-//! that sorts as the key does ([`IndexKey`]), a `BTreeMap<Box<str>, u32>` — the same type for every map, so its
-//! code is in the download once — maps that text to a slot, and the entries live in a [`Slab`]. A lookup or an
-//! insert costs what a B-tree's does (plus writing the key's text, without an allocation for a text key); the
-//! small collections keep [`crate::sorted_map`], which is cheaper still where a map stays small.
+//! that sorts as the key does ([`IndexKey`]), a sorted `Vec<(Box<str>, u32)>` — the same type for every map, so
+//! its code is in the download once — maps that text to a slot, and the entries live in a [`Slab`]. A lookup is a
+//! binary search; an insert or a removal moves the index's tail, 12 bytes per entry in the wasm whatever the
+//! entry's size (a map of 2,000 entries moves 12 KB at worst, one `memory.copy`). That index replaced a
+//! `BTreeMap<Box<str>, u32>`, whose node code was 22 KB of the wasm (issue 24), at no measured cost (criterion
+//! bench `journal`, whose provider keeps 2,000 records). The small collections keep [`crate::sorted_map`].
 //!
 //! They iterate in key order, like `BTreeMap` and `BTreeSet`, so the same inputs give the same effects in the same
 //! order.
 
 use std::borrow::Borrow;
-use std::collections::{BTreeMap, btree_map};
 use std::fmt;
-use std::ops::Bound;
+use std::slice;
 
 use slab::Slab;
 
@@ -101,14 +102,20 @@ impl<A: KeyText, B: KeyText> KeyText for (A, B) {
 /// A map ordered by key (see the module docs).
 #[derive(Clone)]
 pub struct IndexMap<K, V> {
-    index: BTreeMap<Box<str>, u32>,
+    /// Each key's text and the slot of its entry, in the order of the texts.
+    index: Vec<(Box<str>, u32)>,
     entries: Slab<(K, V)>,
 }
 
 impl<K, V> Default for IndexMap<K, V> {
     fn default() -> Self {
-        Self { index: BTreeMap::new(), entries: Slab::new() }
+        Self { index: Vec::new(), entries: Slab::new() }
     }
+}
+
+/// Where `text` is in `index`, or where it would go (one function for every map's key and value types).
+fn search(index: &[(Box<str>, u32)], text: &str) -> Result<usize, usize> {
+    index.binary_search_by(|(probe, _)| (**probe).cmp(text))
 }
 
 impl<K: IndexKey, V> IndexMap<K, V> {
@@ -131,7 +138,7 @@ impl<K: IndexKey, V> IndexMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        key.with_key(|text| self.index.get(text).map(|slot| *slot as usize))
+        key.with_key(|text| search(&self.index, text).ok().map(|at| self.index[at].1 as usize))
     }
 
     /// The value of `key`.
@@ -160,22 +167,24 @@ impl<K: IndexKey, V> IndexMap<K, V> {
 
     /// Puts `value` under `key`; the value it replaces, if any.
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
-        if let Some(slot) = self.slot(&key) {
-            return Some(std::mem::replace(&mut self.entries[slot].1, value));
-        }
-        self.insert_new(key, value);
-        None
-    }
-
-    /// Puts an entry whose key the map does not hold yet; its slot. (Inlined: as a function of its own per key and
-    /// value type it made the wasm 74 bytes larger, gzipped.)
-    #[inline(always)]
-    fn insert_new(&mut self, key: K, value: V) -> usize {
         let mut text = String::new();
         key.write_key(&mut text);
+        match search(&self.index, &text) {
+            Ok(at) => Some(std::mem::replace(&mut self.entries[self.index[at].1 as usize].1, value)),
+            Err(at) => {
+                self.insert_at(at, text, key, value);
+                None
+            }
+        }
+    }
+
+    /// Puts an entry whose key the map does not hold, of text `text`, at `at` in the index; its slot. (Inlined: as
+    /// a function of its own per key and value type it made the wasm larger.)
+    #[inline(always)]
+    fn insert_at(&mut self, at: usize, text: String, key: K, value: V) -> usize {
         let slot = self.entries.insert((key, value));
         // A map never holds 2^32 entries: the journals and the calls in flight are bounded far below.
-        self.index.insert(text.into_boxed_str(), slot as u32);
+        self.index.insert(at, (text.into_boxed_str(), slot as u32));
         slot
     }
 
@@ -184,13 +193,14 @@ impl<K: IndexKey, V> IndexMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let slot = key.with_key(|text| self.index.remove(text))?;
+        let at = key.with_key(|text| search(&self.index, text).ok())?;
+        let (_, slot) = self.index.remove(at);
         Some(self.entries.remove(slot as usize).1)
     }
 
     /// The entries in key order.
-    pub fn iter(&self) -> Iter<'_, K, V, btree_map::Values<'_, Box<str>, u32>> {
-        Iter { slots: self.index.values(), entries: &self.entries }
+    pub fn iter(&self) -> Iter<'_, K, V> {
+        Iter { slots: self.index.iter(), entries: &self.entries }
     }
 
     /// The entries from `start` (included) on, in key order.
@@ -200,9 +210,8 @@ impl<K: IndexKey, V> IndexMap<K, V> {
     {
         let mut text = String::new();
         start.write_key(&mut text);
-        let slots =
-            self.index.range::<str, _>((Bound::Included(text.as_str()), Bound::Unbounded)).map(|(_, slot)| slot);
-        Iter { slots, entries: &self.entries }
+        let from = search(&self.index, &text).unwrap_or_else(|at| at);
+        Iter { slots: self.index[from..].iter(), entries: &self.entries }
     }
 
     /// The keys in order.
@@ -228,9 +237,11 @@ impl<K: IndexKey, V> IndexMap<K, V> {
 
     /// The value of `key`, put there by `make` when missing.
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        let slot = match self.slot(&key) {
-            Some(slot) => slot,
-            None => self.insert_new(key, make()),
+        let mut text = String::new();
+        key.write_key(&mut text);
+        let slot = match search(&self.index, &text) {
+            Ok(at) => self.index[at].1 as usize,
+            Err(at) => self.insert_at(at, text, key, make()),
         };
         &mut self.entries[slot].1
     }
@@ -239,21 +250,21 @@ impl<K: IndexKey, V> IndexMap<K, V> {
     pub fn drain(&mut self) -> Vec<(K, V)> {
         let index = std::mem::take(&mut self.index);
         let mut entries = std::mem::take(&mut self.entries);
-        index.into_values().map(|slot| entries.remove(slot as usize)).collect()
+        index.into_iter().map(|(_, slot)| entries.remove(slot as usize)).collect()
     }
 }
 
 /// The entries of an [`IndexMap`] whose slots `slots` gives, in its order.
-pub struct Iter<'a, K, V, S> {
-    slots: S,
+pub struct Iter<'a, K, V> {
+    slots: slice::Iter<'a, (Box<str>, u32)>,
     entries: &'a Slab<(K, V)>,
 }
 
-impl<'a, K, V, S: Iterator<Item = &'a u32>> Iterator for Iter<'a, K, V, S> {
+impl<'a, K, V> Iterator for Iter<'a, K, V> {
     type Item = (&'a K, &'a V);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (key, value) = &self.entries[*self.slots.next()? as usize];
+        let (key, value) = &self.entries[self.slots.next()?.1 as usize];
         Some((key, value))
     }
 
@@ -262,16 +273,16 @@ impl<'a, K, V, S: Iterator<Item = &'a u32>> Iterator for Iter<'a, K, V, S> {
     }
 }
 
-impl<'a, K, V, S: DoubleEndedIterator<Item = &'a u32>> DoubleEndedIterator for Iter<'a, K, V, S> {
+impl<K, V> DoubleEndedIterator for Iter<'_, K, V> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        let (key, value) = &self.entries[*self.slots.next_back()? as usize];
+        let (key, value) = &self.entries[self.slots.next_back()?.1 as usize];
         Some((key, value))
     }
 }
 
 impl<'a, K: IndexKey, V> IntoIterator for &'a IndexMap<K, V> {
     type Item = (&'a K, &'a V);
-    type IntoIter = Iter<'a, K, V, btree_map::Values<'a, Box<str>, u32>>;
+    type IntoIter = Iter<'a, K, V>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
