@@ -1,10 +1,8 @@
 //! [`OriginList`]: the parsed form of `expose-tools-to`, `fromOrigins` and a tool's `exposedTo`.
 
-use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
-use super::hasher::FixedState;
 use super::{Origin, OriginListError, OriginListWarning, OriginPattern, ParseOptions, UrlParser, WildcardOrigin};
 
 /// A list of origins, canonical and deduplicated, that answers "is this origin allowed?" fast.
@@ -21,15 +19,17 @@ use super::{Origin, OriginListError, OriginListWarning, OriginPattern, ParseOpti
 /// # Ok::<(), interpane_policy::OriginListError>(())
 /// ```
 ///
-/// [`allows`](Self::allows) is exact on the canonical text: one hash lookup for the exact entries (its cost does
-/// not grow with their number), then one slice comparison per wildcard; it allocates nothing. Each canonical
-/// string is stored once, shared by the ordered entries and the lookup table.
+/// [`allows`](Self::allows) is exact on the canonical text: a binary search of the exact entries (ten comparisons
+/// for a thousand), then one slice comparison per wildcard; it allocates nothing. Each canonical string is stored
+/// once, shared by the ordered entries and the sorted table. (The table was a hash set, about 25 ns whatever the
+/// size; sorted, a lookup takes 6 ns with one entry and 110 ns with a thousand (criterion bench `origins`), and the
+/// hash set's code was 2 KB of the download, gzipped: issue 24.)
 #[derive(Clone, Default)]
 pub struct OriginList {
     /// The entries in the order written, duplicates merged.
     entries: Vec<OriginPattern>,
-    /// The exact entries' canonical text.
-    exact: HashSet<Arc<str>, FixedState>,
+    /// The exact entries' canonical text, sorted.
+    exact: Vec<Arc<str>>,
     /// The wildcard entries, in order.
     wildcards: Vec<WildcardOrigin>,
     /// What was accepted but may deserve a fix.
@@ -121,10 +121,15 @@ impl OriginList {
         Ok(list)
     }
 
-    /// Where an entry equal to `pattern` is, if the list has one: a hash lookup rules out most exact entries.
+    /// Where `origin` is in the sorted exact entries, or where it would go.
+    fn find_exact(&self, origin: &str) -> Result<usize, usize> {
+        self.exact.binary_search_by(|entry| (**entry).cmp(origin))
+    }
+
+    /// Where an entry equal to `pattern` is, if the list has one: a binary search rules out most exact entries.
     fn position_of(&self, pattern: &OriginPattern) -> Option<usize> {
         if let OriginPattern::Exact(origin) = pattern
-            && !self.exact.contains(origin.as_str())
+            && self.find_exact(origin.as_str()).is_err()
         {
             return None;
         }
@@ -134,7 +139,9 @@ impl OriginList {
     fn push(&mut self, pattern: OriginPattern) {
         match &pattern {
             OriginPattern::Exact(origin) => {
-                self.exact.insert(Arc::clone(origin.shared()));
+                if let Err(at) = self.find_exact(origin.as_str()) {
+                    self.exact.insert(at, Arc::clone(origin.shared()));
+                }
             }
             OriginPattern::Wildcard(wildcard) => self.wildcards.push(wildcard.clone()),
         }
@@ -162,7 +169,7 @@ impl OriginList {
     /// Whether `origin` (canonical, as the browser reports it in `event.origin`) is allowed. `"null"` never is.
     /// Text that is not canonical (`https://PAY.example`) matches nothing.
     pub fn allows(&self, origin: &str) -> bool {
-        self.exact.contains(origin) || self.wildcards.iter().any(|wildcard| wildcard.matches(origin))
+        self.find_exact(origin).is_ok() || self.wildcards.iter().any(|wildcard| wildcard.matches(origin))
     }
 
     /// What the list accepted but may deserve a fix: merged duplicates, exact origins a wildcard already allows.

@@ -14,7 +14,6 @@
 
 mod entry;
 mod error;
-mod hasher;
 mod host;
 #[cfg(feature = "url")]
 mod idn;
