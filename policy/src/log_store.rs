@@ -591,7 +591,15 @@ mod tests {
             log.remove(&old);
             changed += new.len() + value.len() + old.len();
             log.flush(i + 1, &mut raw).unwrap();
+            if i % 97 == 0 || i == 999 {
+                // Merges of the recent segments, of everything since the snapshot, and snapshots all replay to the
+                // state in memory.
+                let reopened = LogStore::open(&mut raw.inner.clone(), PREFIX, i + 1);
+                assert!(reopened.entries("") == log.entries(""), "after flush {i}");
+            }
         }
+        // At most 16 merges of the recent segments follow each other: more means one merged all since the snapshot.
+        assert!(log.merges > 16, "{} merges", log.merges);
         assert!(
             raw.written < 6 * changed + 2 * live,
             "1000 flushes that changed {changed} bytes wrote {}; the live data is {live}",
