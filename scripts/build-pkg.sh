@@ -11,7 +11,9 @@
 #
 # Size choices (measured with twiggy and gzip -9; see docs/performance.md): the `wasm-release` profile
 # (opt-level "s" with "z" for the workspace's own two crates, fat LTO, one codegen unit, panic=abort), panics that trap without formatting a message when the
-# standard library is built here (Debian's toolchain: -Cpanic=immediate-abort), no name or producers section, talc
+# standard library is built here (Debian's toolchain: -Cpanic=immediate-abort) and no file and line of a panic's
+# place in the data (-Zlocation-detail=none: with panics that trap, nothing reads them; -1,563 bytes), no name or
+# producers section, talc
 # as the allocator, no url crate (origin lists are parsed by the browser's URL parser), short import and export
 # names (tools/wasm-names). binaryen's wasm-opt is not used: Debian's (108) cannot read rustc's default wasm
 # features, and npm's (132) makes the gzipped wasm larger with any pass (-Os +1,397 bytes, no pass at all +435,
@@ -39,8 +41,9 @@ done
 log "building interpane for $WASM_TARGET ($profile)"
 if [ $profile = release ]; then
   if [ "$(wasm_mode)" = debian ]; then
-    # Only with build-std: the standard library is compiled with the same panic strategy.
-    export RUSTFLAGS="${RUSTFLAGS:-} -Zunstable-options -Cpanic=immediate-abort"
+    # Only with build-std: the standard library is compiled with the same panic strategy, and a panic's place
+    # (file, line) is left out of the data, since a panic traps without a message that could print it.
+    export RUSTFLAGS="${RUSTFLAGS:-} -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"
   fi
   wasm_cargo build --profile wasm-release -p interpane --lib --quiet ${features[@]+"${features[@]}"}
   wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm-release/interpane.wasm"
