@@ -73,16 +73,12 @@ pub(crate) struct Hints {
 pub(crate) fn hints(text: &str) -> Hints {
     let bytes = text.as_bytes();
     let mut found = Hints { openers: 0, may_hold_proto: false };
-    for_each_flagged(
-        bytes,
-        holds_bracket_class,
-        |at, b| match b {
-            b'{' | b'[' => found.openers += 1,
-            b'_' => found.may_hold_proto |= bytes[at..].starts_with(b"__proto__"),
-            b'\\' => found.may_hold_proto |= bytes.get(at + 1) == Some(&b'u'),
-            _ => {}
-        },
-    );
+    for_each_flagged(bytes, holds_bracket_class, |at, b| match b {
+        b'{' | b'[' => found.openers += 1,
+        b'_' => found.may_hold_proto |= bytes[at..].starts_with(b"__proto__"),
+        b'\\' => found.may_hold_proto |= bytes.get(at + 1) == Some(&b'u'),
+        _ => {}
+    });
     found
 }
 
