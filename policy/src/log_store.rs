@@ -233,8 +233,9 @@ impl LogStore {
         for key in changes.keys() {
             self.note_change(key);
         }
-        // A merge writes the changes since the snapshot, a snapshot writes the live data: when the changes have
-        // grown to half the live data, the snapshot costs about as much and resets the changes.
+        // A merge writes the changes since the last merge (or since the snapshot), a snapshot writes the live data:
+        // when the changes since the snapshot have grown to half the live data, a snapshot costs about as much as a
+        // merge of them all and resets the changes.
         let merge_due = self.segments.len() >= MAX_SEGMENTS;
         let result = if self.changed_bytes > self.live_bytes + SLACK_BYTES
             || (merge_due && 2 * self.changed_bytes > self.live_bytes)
