@@ -3,6 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::sorted_map::SortedSet;
+
 use super::{Origin, OriginListError, OriginListWarning, OriginPattern, ParseOptions, UrlParser, WildcardOrigin};
 
 /// A list of origins, canonical and deduplicated, that answers "is this origin allowed?" fast.
@@ -28,8 +30,8 @@ use super::{Origin, OriginListError, OriginListWarning, OriginPattern, ParseOpti
 pub struct OriginList {
     /// The entries in the order written, duplicates merged.
     entries: Vec<OriginPattern>,
-    /// The exact entries' canonical text, sorted.
-    exact: Vec<Arc<str>>,
+    /// The exact entries' canonical text.
+    exact: SortedSet<Arc<str>>,
     /// The wildcard entries, in order.
     wildcards: Vec<WildcardOrigin>,
     /// What was accepted but may deserve a fix.
@@ -121,15 +123,10 @@ impl OriginList {
         Ok(list)
     }
 
-    /// Where `origin` is in the sorted exact entries, or where it would go.
-    fn find_exact(&self, origin: &str) -> Result<usize, usize> {
-        self.exact.binary_search_by(|entry| (**entry).cmp(origin))
-    }
-
     /// Where an entry equal to `pattern` is, if the list has one: a binary search rules out most exact entries.
     fn position_of(&self, pattern: &OriginPattern) -> Option<usize> {
         if let OriginPattern::Exact(origin) = pattern
-            && self.find_exact(origin.as_str()).is_err()
+            && !self.exact.contains(origin.as_str())
         {
             return None;
         }
@@ -139,9 +136,7 @@ impl OriginList {
     fn push(&mut self, pattern: OriginPattern) {
         match &pattern {
             OriginPattern::Exact(origin) => {
-                if let Err(at) = self.find_exact(origin.as_str()) {
-                    self.exact.insert(at, Arc::clone(origin.shared()));
-                }
+                self.exact.insert(Arc::clone(origin.shared()));
             }
             OriginPattern::Wildcard(wildcard) => self.wildcards.push(wildcard.clone()),
         }
@@ -169,7 +164,7 @@ impl OriginList {
     /// Whether `origin` (canonical, as the browser reports it in `event.origin`) is allowed. `"null"` never is.
     /// Text that is not canonical (`https://PAY.example`) matches nothing.
     pub fn allows(&self, origin: &str) -> bool {
-        self.find_exact(origin).is_ok() || self.wildcards.iter().any(|wildcard| wildcard.matches(origin))
+        self.exact.contains(origin) || self.wildcards.iter().any(|wildcard| wildcard.matches(origin))
     }
 
     /// What the list accepted but may deserve a fix: merged duplicates, exact origins a wildcard already allows.
