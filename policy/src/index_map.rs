@@ -138,7 +138,15 @@ impl<K: IndexKey, V> IndexMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        key.with_key(|text| search(&self.index, text).ok().map(|at| self.index[at].1 as usize))
+        self.locate(key).ok().map(|at| self.index[at].1 as usize)
+    }
+
+    /// Where `key`'s text is in the index, or where it would go (borrowed when the key is text already).
+    fn locate<Q: KeyText + ?Sized>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+    {
+        key.with_key(|text| search(&self.index, text))
     }
 
     /// The value of `key`.
@@ -167,15 +175,23 @@ impl<K: IndexKey, V> IndexMap<K, V> {
 
     /// Puts `value` under `key`; the value it replaces, if any.
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
-        let mut text = String::new();
-        key.write_key(&mut text);
-        match search(&self.index, &text) {
+        let (text, place) = self.text_and_place(&key);
+        match place {
             Ok(at) => Some(std::mem::replace(&mut self.entries[self.index[at].1 as usize].1, value)),
             Err(at) => {
                 self.insert_at(at, text, key, value);
                 None
             }
         }
+    }
+
+    /// `key`'s text, written once for both the search and a new entry (a key that is not text would be written
+    /// twice through [`Self::locate`]), and where it is in the index or would go.
+    fn text_and_place(&self, key: &K) -> (String, Result<usize, usize>) {
+        let mut text = String::new();
+        key.write_key(&mut text);
+        let place = search(&self.index, &text);
+        (text, place)
     }
 
     /// Puts an entry whose key the map does not hold, of text `text`, at `at` in the index; its slot. (Inlined: as
@@ -193,7 +209,7 @@ impl<K: IndexKey, V> IndexMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let at = key.with_key(|text| search(&self.index, text).ok())?;
+        let at = self.locate(key).ok()?;
         let (_, slot) = self.index.remove(at);
         Some(self.entries.remove(slot as usize).1)
     }
@@ -208,9 +224,7 @@ impl<K: IndexKey, V> IndexMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let mut text = String::new();
-        start.write_key(&mut text);
-        let from = search(&self.index, &text).unwrap_or_else(|at| at);
+        let from = self.locate(start).unwrap_or_else(|at| at);
         Iter { slots: self.index[from..].iter(), entries: &self.entries }
     }
 
@@ -237,9 +251,8 @@ impl<K: IndexKey, V> IndexMap<K, V> {
 
     /// The value of `key`, put there by `make` when missing.
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        let mut text = String::new();
-        key.write_key(&mut text);
-        let slot = match search(&self.index, &text) {
+        let (text, place) = self.text_and_place(&key);
+        let slot = match place {
             Ok(at) => self.index[at].1 as usize,
             Err(at) => self.insert_at(at, text, key, make()),
         };

@@ -35,7 +35,7 @@
 //! ```
 
 use crate::envelope::encode::Object;
-use crate::index_map::IndexMap;
+use crate::index_map::{IndexMap, IndexSet};
 use crate::journal::entry::read::Fields;
 use crate::journal::{JournalStore, StoreError};
 
@@ -226,11 +226,11 @@ impl LogStore {
             return Ok(());
         }
         // Each changed key once, in key order.
-        let mut changes: IndexMap<String, ()> = IndexMap::new();
+        let mut changes = IndexSet::new();
         for key in std::mem::take(&mut self.dirty) {
-            changes.insert(key, ());
+            changes.insert(key);
         }
-        for key in changes.keys() {
+        for key in changes.iter() {
             self.note_change(key);
         }
         // A merge writes the changes since the last merge (or since the snapshot), a snapshot writes the live data:
@@ -244,7 +244,7 @@ impl LogStore {
         } else if merge_due {
             self.write_merged(now, inner).or_else(|_| self.write_snapshot(now, inner))
         } else {
-            self.write_segment(now, changes.keys(), inner).or_else(|_| self.write_snapshot(now, inner))
+            self.write_segment(now, changes.iter(), inner).or_else(|_| self.write_snapshot(now, inner))
         };
         if result.is_err() {
             self.failed = true;
