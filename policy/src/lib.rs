@@ -16,6 +16,7 @@ pub mod call_args;
 pub mod call_path;
 pub mod calls_channel;
 pub mod envelope;
+mod fifo;
 pub mod ids;
 pub mod index_map;
 pub mod journal;

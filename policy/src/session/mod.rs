@@ -71,8 +71,6 @@ mod recovery;
 pub mod tape;
 mod timers;
 
-use std::collections::VecDeque;
-
 use crate::index_map::IndexMap;
 
 pub use catalog::RegisterError;
@@ -88,6 +86,7 @@ pub use random::{Entropy, id_text};
 pub use timers::{ACK_BATCH, ACK_DELAY_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
 
 use crate::envelope::{Decoded, EnvelopeError, Message, decode, decode_batch};
+use crate::fifo::Fifo;
 use crate::guard::{OriginRateLimiter, RefusalKind, WarningDecision, WarningGate};
 use crate::ids::RequestId;
 use crate::limits::Limits;
@@ -182,7 +181,7 @@ pub struct Session {
     rate: OriginRateLimiter,
     warnings: WarningGate,
     timers: Timers,
-    effects: VecDeque<Effect>,
+    effects: Fifo<Effect>,
     next_port: u32,
     /// What the page's document is about to do: whether going away stops its calls.
     departure: Departure,
@@ -256,7 +255,7 @@ impl Session {
             listing: Listings { listings: SortedMap::new(), asked: SortedMap::new(), next_listing: 1, interest },
             outbox: Outbox::default(),
             timers: Timers::default(),
-            effects: VecDeque::new(),
+            effects: Fifo::default(),
             next_port: 1,
             departure: Departure::Stays,
         }

@@ -170,10 +170,11 @@ impl Session {
             // never starts: its run is taken back before the driver sees it. The page's own call starts all the
             // same and is stopped at once, as native runs a tool before its caller's abort can reach it.
             if from.peer != PeerId::SELF
-                && let Some(index) =
-                    self.effects.iter().position(|e| matches!(e, Effect::RunTool { run, .. } if *run == running.run))
+                && self
+                    .effects
+                    .take_first(|e| matches!(e, Effect::RunTool { run, .. } if *run == running.run))
+                    .is_some()
             {
-                self.effects.remove(index);
                 self.incoming.runs.remove(&running.run);
                 return;
             }

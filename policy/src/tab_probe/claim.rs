@@ -2,11 +2,10 @@
 //! [`claim_step`]'s table; what it adds is the rest of the protocol: which messages are answers to this page's probe,
 //! which are probes it answers once it owns the tab, when it probes, and that the first decision is the last.
 
-use std::collections::VecDeque;
-
 use thiserror::Error;
 
 use super::message::{Nonce, ProbeMessage, ProbeMessageError};
+use crate::fifo::Fifo;
 use crate::journal::{ClaimEvent, ClaimStep, claim_step};
 
 /// How long a page whose lock is held waits for the holder's proof (a live page of the tab answers within
@@ -107,7 +106,7 @@ pub struct TabClaim {
     nonce: Nonce,
     expected_proof: String,
     state: State,
-    effects: VecDeque<ClaimEffect>,
+    effects: Fifo<ClaimEffect>,
 }
 
 impl TabClaim {
@@ -125,7 +124,7 @@ impl TabClaim {
             nonce: Nonce::new(nonce)?,
             expected_proof: expected_proof.to_owned(),
             state: State::Starting,
-            effects: VecDeque::new(),
+            effects: Fifo::default(),
         })
     }
 
