@@ -64,7 +64,7 @@ usage: interpane-bench [options]      (scripts/bench.sh builds everything first 
   --text N          characters of the sequential and concurrent calls' text argument (default 5); with
                     --profile, --text 65536 --calls 200 profiles the large calls
   --only A,B        measure only these: port, window, penpal, comlink, bridge, bridge-window,
-                    bridge-memory
+                    bridge-memory, port-journaled, port-write-ahead
   --out PATH        results JSON (default target/bench/results.json)
   --pkg-dir PATH    bridge package served at /pkg/ (default bridge/pkg)
   --twiggy-csv PATH twiggy top -f csv of the wasm, grouped by crate in the report
@@ -172,7 +172,7 @@ mod tests {
             (
                 &["--only", "port,grpc"],
                 "unknown implementation \"grpc\": use one of port, window, penpal, comlink, bridge, bridge-window, \
-                 bridge-memory (see interpane-bench --help)",
+                 bridge-memory, port-journaled, port-write-ahead (see interpane-bench --help)",
             ),
         ];
         for (args, message) in cases {

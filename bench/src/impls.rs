@@ -23,12 +23,26 @@ pub enum Impl {
     BridgeWindow,
     /// Diagnostic: interpane on its port with both call journals in memory instead of sessionStorage.
     BridgeMemory,
+    /// Diagnostic: the floor plus the least journaling once-only with nothing lost needs (sessionStorage records
+    /// with the payloads' text on both sides), in plain JavaScript (`pages/lib/journaled-port.js`).
+    PortJournaled,
+    /// Diagnostic: the floor plus only the two small records written before anything happens, one per side.
+    PortWriteAhead,
 }
 
 impl Impl {
     /// Every implementation, the floor first.
-    pub const ALL: [Impl; 7] =
-        [Impl::Port, Impl::Window, Impl::Penpal, Impl::Comlink, Impl::Bridge, Impl::BridgeWindow, Impl::BridgeMemory];
+    pub const ALL: [Impl; 9] = [
+        Impl::Port,
+        Impl::Window,
+        Impl::Penpal,
+        Impl::Comlink,
+        Impl::Bridge,
+        Impl::BridgeWindow,
+        Impl::BridgeMemory,
+        Impl::PortJournaled,
+        Impl::PortWriteAhead,
+    ];
 
     /// The floor the ratios are computed against.
     pub const FLOOR: Impl = Impl::Port;
@@ -43,6 +57,8 @@ impl Impl {
             Impl::Bridge => "bridge",
             Impl::BridgeWindow => "bridge-window",
             Impl::BridgeMemory => "bridge-memory",
+            Impl::PortJournaled => "port-journaled",
+            Impl::PortWriteAhead => "port-write-ahead",
         }
     }
 
@@ -56,6 +72,8 @@ impl Impl {
             Impl::Bridge => "interpane executeTool (private port)",
             Impl::BridgeWindow => "interpane executeTool (window messages)",
             Impl::BridgeMemory => "diagnostic: interpane, port, journals in memory",
+            Impl::PortJournaled => "diagnostic: the floor + the least journaling (plain JS)",
+            Impl::PortWriteAhead => "diagnostic: the floor + two small records written ahead",
         }
     }
 
@@ -73,7 +91,9 @@ impl fmt::Display for Impl {
 
 /// A name that is not one of [`Impl::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown implementation {0:?}: use one of port, window, penpal, comlink, bridge, bridge-window, bridge-memory")]
+#[error(
+    "unknown implementation {0:?}: use one of port, window, penpal, comlink, bridge, bridge-window, bridge-memory, port-journaled, port-write-ahead"
+)]
 pub struct UnknownImpl(pub String);
 
 impl FromStr for Impl {

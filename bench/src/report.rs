@@ -42,7 +42,7 @@ pub fn download(sizes: &Sizes, implementation: Impl) -> Option<u64> {
         Impl::Penpal => sizes.penpal.as_ref().and_then(|w| w.min_gzip_bytes),
         Impl::Comlink => sizes.comlink.as_ref().and_then(|w| w.min_gzip_bytes),
         Impl::Bridge | Impl::BridgeWindow | Impl::BridgeMemory => sizes.bridge_download(),
-        Impl::Port | Impl::Window => None,
+        Impl::Port | Impl::Window | Impl::PortJournaled | Impl::PortWriteAhead => None,
     }
 }
 

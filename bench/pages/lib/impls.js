@@ -1,5 +1,5 @@
 // The implementations the benchmark compares, by the name used in URLs, reports and results.json.
-export const IMPLS = Object.freeze(["port", "window", "penpal", "comlink", "bridge", "bridge-window", "bridge-memory"]);
+export const IMPLS = Object.freeze(["port", "window", "penpal", "comlink", "bridge", "bridge-window", "bridge-memory", "port-journaled", "port-write-ahead"]);
 
 /** The module of implementation `name`, or an error naming the known ones. */
 export async function loadImpl(name) {
