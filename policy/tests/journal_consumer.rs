@@ -652,6 +652,35 @@ fn settled_calls_are_kept_up_to_the_count_and_age_limits() {
     assert_eq!(journal.start(new_call(Some("k1"), "w9", shop()), T0 + 3 * HOUR), Ok(Start::New), "forgotten: new");
 }
 
+/// Settled outcomes are kept for `callId` replays up to a byte budget, oldest dropped first, so that large results
+/// cannot fill the sessionStorage quota and cost the journal its durability; the newest settled call stays, however
+/// large. The budget counts the entries a reload finds as well.
+#[test]
+fn settled_outcomes_are_kept_up_to_a_byte_budget_and_the_newest_always() {
+    let config = JournalConfig { settled_outcome_bytes_max: 100, ..JournalConfig::default() };
+    let (mut journal, _) = open_with(MemoryStore::durable(), config.clone(), T0);
+    let text = |n: usize| format!("\"{}\"", "x".repeat(n));
+    let settle = |journal: &mut Journal, n: u64, result: &str| {
+        sent(journal, new_call(Some(&format!("k{n}")), &format!("w{n}"), shop()), T0 + n);
+        journal.on_response(&wire(&format!("w{n}")), completed(result), T0 + n).unwrap();
+    };
+    settle(&mut journal, 0, &text(40));
+    settle(&mut journal, 1, &text(40));
+    assert!(journal.lookup_call_id("k0").is_some() && journal.lookup_call_id("k1").is_some(), "about 90 bytes");
+    settle(&mut journal, 2, &text(40));
+    assert!(journal.lookup_call_id("k0").is_none(), "the oldest went");
+    assert_eq!(journal.store().get("webmcp:c:w0"), None);
+    assert!(journal.lookup_call_id("k1").is_some() && journal.lookup_call_id("k2").is_some());
+    settle(&mut journal, 3, &text(500));
+    assert!(journal.lookup_call_id("k1").is_none() && journal.lookup_call_id("k2").is_none());
+    assert!(journal.lookup_call_id("k3").is_some(), "the newest stays, larger than the budget alone");
+    let (mut journal, _) = open_with(journal.into_store(), config, T0 + 10);
+    assert!(journal.lookup_call_id("k3").is_some());
+    settle(&mut journal, 4, "1");
+    assert!(journal.lookup_call_id("k3").is_none(), "the reloaded entry counted against the budget");
+    assert!(journal.lookup_call_id("k4").is_some());
+}
+
 #[test]
 fn unsettled_calls_are_limited() {
     let config = JournalConfig { unsettled_calls_max: 2, ..JournalConfig::default() };

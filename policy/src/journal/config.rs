@@ -11,6 +11,12 @@ pub struct JournalConfig {
     pub settled_calls_kept: usize,
     /// A settled consumer entry older than this (since it settled) is dropped, in milliseconds.
     pub settled_call_max_age_ms: u64,
+    /// Bytes of outcomes (result texts and error messages, counted as the journal stores them: JSON text, escaped,
+    /// in UTF-8 bytes) that the settled consumer entries keep together; beyond it the oldest go first, as beyond
+    /// [`JournalConfig::settled_calls_kept`]. The newest settled entry stays whatever its size. Without it, 256
+    /// outcomes of the default result cap would need more than the origin's sessionStorage quota, and the journal
+    /// would then give up the storage (docs/once-only.md §7).
+    pub settled_outcome_bytes_max: usize,
     /// Unsettled consumer entries allowed; a new call beyond this is refused.
     pub unsettled_calls_max: usize,
     /// A consumer call unsettled for longer than this (since it was recorded) settles as interrupted and is
@@ -45,6 +51,8 @@ impl Default for JournalConfig {
         Self {
             settled_calls_kept: 256,
             settled_call_max_age_ms: 60 * MINUTE_MS,
+            // Two held budgets' worth: with a snapshot and its segments, the log may store an entry twice.
+            settled_outcome_bytes_max: 512 * 1024,
             unsettled_calls_max: 4096,
             unsettled_call_max_age_ms: 24 * 60 * MINUTE_MS,
             result_kept_ms: 10 * MINUTE_MS,

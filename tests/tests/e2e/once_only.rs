@@ -50,5 +50,9 @@ pub fn cases() -> Vec<Case> {
         case!("once::bridge_loaded_twice_runs_each_call_once", tabs::bridge_loaded_twice_runs_each_call_once),
         case!("once::session_storage_blocked_for_the_caller", storage::session_storage_blocked_for_the_caller),
         case!("once::session_storage_full_at_the_provider", storage::session_storage_full_at_the_provider),
+        case!(
+            "once::large_results_keep_the_callers_journal_in_storage",
+            storage::large_results_keep_the_callers_journal_in_storage
+        ),
     ]
 }

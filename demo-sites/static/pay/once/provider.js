@@ -58,12 +58,12 @@ const charge = {
   description: "Charge a test amount once; waits at the named gate first when one is given.",
   inputSchema: {
     type: "object",
-    properties: { tag: TAG, gate: TAG, hold: { type: "boolean" } },
+    properties: { tag: TAG, gate: TAG, hold: { type: "boolean" }, pad: { type: "integer", minimum: 1, maximum: 29000 } },
     required: ["tag"],
     additionalProperties: false,
   },
   annotations: { readOnlyHint: false },
-  async execute({ tag, gate, hold }, { signal } = {}) {
+  async execute({ tag, gate, hold, pad }, { signal } = {}) {
     await countExecution(`charge.${tag}`);
     const line = el("li", {}, `${tag}: running`);
     runs.append(line);
@@ -85,7 +85,8 @@ const charge = {
     }
     setTimeout(() => countExecution(`charge.${tag}.returned`).catch(() => {}), 0);
     line.textContent = `${tag}: returned`;
-    return { receipt: `r-${tag}` };
+    // `pad` characters more make a result near the bridge's default result cap (30,000 characters).
+    return pad ? { receipt: `r-${tag}`, pad: "x".repeat(pad) } : { receipt: `r-${tag}` };
   },
 };
 

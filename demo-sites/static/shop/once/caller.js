@@ -123,11 +123,13 @@ function track(callId, kind, promise) {
   );
 }
 
-/** The tool's arguments: `{ tag: callId }`, with the `gate` to wait at or `hold: true` when asked. */
+/** The tool's arguments: `{ tag: callId }`, with the `gate` to wait at, `hold: true` or the result's `pad` when
+ * asked. */
 function callArgs(callId, options) {
   const args = { tag: callId };
   if (options.gate) args.gate = options.gate;
   if (options.hold) args.hold = true;
+  if (options.pad) args.pad = options.pad;
   return args;
 }
 

@@ -3,6 +3,7 @@
 mod flush;
 mod types;
 
+use crate::byte_scan::escaped_len;
 use crate::index_map::{IndexMap, IndexSet};
 
 pub use types::{
@@ -56,6 +57,8 @@ pub struct ConsumerJournal<S> {
     by_call_id: IndexMap<String, RequestId>,
     settled_order: IndexSet<(u64, RequestId)>,
     unsettled_order: IndexSet<(u64, RequestId)>,
+    /// The bytes of the settled entries' outcomes ([`JournalConfig::settled_outcome_bytes_max`]).
+    settled_bytes: usize,
     /// Keys of entries of another tab id, inherited when this tab was copied from it: never resumed, dropped
     /// when the store is full.
     orphans: Vec<String>,
@@ -81,6 +84,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
             by_call_id: IndexMap::new(),
             settled_order: IndexSet::new(),
             unsettled_order: IndexSet::new(),
+            settled_bytes: 0,
             orphans: Vec::new(),
             warnings: Vec::new(),
         };
@@ -467,7 +471,10 @@ impl<S: JournalStore> ConsumerJournal<S> {
         let entry = &call.entry;
         let wire = entry.wire_id.clone();
         match &entry.phase {
-            CallPhase::Settled { settled_at, .. } => self.settled_order.insert((*settled_at, wire.clone())),
+            CallPhase::Settled { settled_at, outcome, .. } => {
+                self.settled_bytes += stored_bytes(outcome);
+                self.settled_order.insert((*settled_at, wire.clone()))
+            }
             _ => self.unsettled_order.insert((entry.created_at, wire.clone())),
         };
         let newer = match self.by_call_id.get(&entry.call_id).and_then(|w| self.calls.get(w)) {
@@ -486,7 +493,10 @@ impl<S: JournalStore> ConsumerJournal<S> {
         };
         let entry = &call.entry;
         match &entry.phase {
-            CallPhase::Settled { settled_at, .. } => self.settled_order.remove(&(*settled_at, wire_id.clone())),
+            CallPhase::Settled { settled_at, outcome, .. } => {
+                self.settled_bytes = self.settled_bytes.saturating_sub(stored_bytes(outcome));
+                self.settled_order.remove(&(*settled_at, wire_id.clone()))
+            }
             _ => self.unsettled_order.remove(&(entry.created_at, wire_id.clone())),
         };
         if self.by_call_id.get(&entry.call_id) == Some(wire_id) {
@@ -513,6 +523,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
             CallPhase::Settled { .. } => return None,
         };
         let outcome = outcome.capped(cap);
+        self.settled_bytes += stored_bytes(&outcome);
         let entry = &mut call.entry;
         entry.phase = CallPhase::Settled { sent_at, settled_at: now, outcome: outcome.clone(), ack };
         entry.args = None;
@@ -533,10 +544,11 @@ impl<S: JournalStore> ConsumerJournal<S> {
         Some(settled)
     }
 
-    /// Drops settled calls beyond the count and age limits, oldest first.
+    /// Drops settled calls beyond the count, bytes and age limits, oldest first.
     fn prune_settled(&mut self, now: u64) {
         while let Some((settled_at, wire)) = self.settled_order.first().cloned() {
-            let over = self.settled_order.len() > self.config.settled_calls_kept;
+            let over = self.settled_order.len() > self.config.settled_calls_kept
+                || (self.settled_bytes > self.config.settled_outcome_bytes_max && self.settled_order.len() > 1);
             if !over && now.saturating_sub(settled_at) <= self.config.settled_call_max_age_ms {
                 break;
             }
@@ -603,5 +615,16 @@ fn request_of(entry: &ConsumerEntry, resend: bool) -> ExecuteRequest {
         // An unsettled entry keeps its arguments; only a settled one (never sent) has none.
         args: entry.args.clone().unwrap_or_else(JsonText::empty_object),
         resend,
+    }
+}
+
+/// What a settled entry's outcome counts against [`JournalConfig::settled_outcome_bytes_max`]: the bytes of its
+/// texts as the entry stores them (JSON escaped, UTF-8).
+fn stored_bytes(outcome: &CallOutcome) -> usize {
+    match outcome {
+        CallOutcome::Completed { result } => escaped_len(result.as_str()),
+        CallOutcome::Failed(error) => escaped_len(&error.message) + error.name.map_or(0, escaped_len),
+        CallOutcome::Interrupted { message } => escaped_len(message),
+        CallOutcome::Stopped => 0,
     }
 }

@@ -117,3 +117,38 @@ pub async fn session_storage_full_at_the_provider(t: Ctx) -> E2eResult<()> {
     }
     pages.finish("session_storage_full_at_the_provider").await
 }
+
+/// Sequential calls whose results are near the default result cap, more than the storage quota could hold if the
+/// caller kept every outcome it may replay (256 by count).
+const LARGE_CALLS: usize = 200;
+/// Characters of padding in each of those results (each about 29 KB as the journal stores it).
+const PAD: u64 = 29_000;
+
+/// Many calls with large results (issue 25's benchmark found this): the caller keeps the outcomes it may replay
+/// within a byte budget (docs/once-only.md §8), so its journal stays in sessionStorage. Before, it outgrew the
+/// quota, warned that it now lives in memory, and a reload then lost the calls in flight. After the calls, the
+/// caller has no such warning, and a call across a reload of the caller still reaches the new page, once.
+pub async fn large_results_keep_the_callers_journal_in_storage(t: Ctx) -> E2eResult<()> {
+    let mut pages = Pages::open(&t, &t.session, Layout::Siblings, "").await?;
+    let in_memory = "return window.__once.warnings.filter((w) => w.includes('lives in memory')).length;";
+    for n in 0..LARGE_CALLS {
+        let id = format!("s11n{n:03}");
+        pages.call(&id, json!({ "pad": PAD })).await?;
+        pages.expect(&id, &["pr.completed", "ev.completed"], &[("", 1), ("returned", 1)]).await?;
+    }
+    check_eq(
+        pages.in_caller(in_memory, vec![]).await?,
+        json!(0),
+        "the caller's warnings that its journal is in memory",
+    )?;
+    let id = "s11across";
+    let gate = format!("g-{id}");
+    pages.call(id, json!({ "gate": gate, "pad": PAD })).await?;
+    pages.wait_at_gate(&gate).await?;
+    pages.wait_provider_state(id, "running").await?;
+    pages.reload_caller().await?;
+    pages.open_gate(&gate)?;
+    pages.expect(id, &["evr.completed"], &[("", 1), ("returned", 1)]).await?;
+    check_eq(pages.in_caller(in_memory, vec![]).await?, json!(0), "the new caller page's warnings")?;
+    pages.finish("large_results_keep_the_callers_journal_in_storage").await
+}
