@@ -11,9 +11,11 @@
 // request gets it again). `payloads: false` (impls/port-write-ahead.js) keeps only the two records that must be
 // written before anything happens, one small one per side: the caller's before it posts, the provider's before it
 // runs. Records are written one call at a time, as sequential calls get them; the bridge gathers a task's writes.
-// Each side keeps its last 32 records, so that the 64 KiB calls stay within the storage quota.
+// Each side keeps its last 8 records, so that the 64 KiB calls stay within the storage quota, which the bridge's
+// journals measured before in the same tab share; a write that fails anyway fails the call, and the measurement
+// with it, with the browser's error.
 
-const KEEP = 32;
+const KEEP = 8;
 const PREFIX = "bench:";
 
 // The records of an earlier page of this tab (sessionStorage outlives it) go, and this page's go with it: what is
@@ -40,24 +42,29 @@ export function journaledPort({ payloads }) {
     const pending = new Map();
     const connected = new Promise((resolve) => {
       port1.onmessage = (event) => {
-        const { id, result, connected } = event.data ?? {};
+        const { id, result, error, connected } = event.data ?? {};
         if (connected) return resolve();
-        const settle = pending.get(id);
-        if (settle) {
-          pending.delete(id);
+        const call = pending.get(id);
+        if (!call) return;
+        pending.delete(id);
+        try {
+          if (error !== undefined) throw new Error(`the child: ${error}`);
           if (payloads) record("c", id, `{"state":"settled","result":${JSON.stringify(result)}}`);
-          settle(result);
+          call.resolve(result);
+        } catch (failure) {
+          call.reject(failure);
         }
       };
     });
     win.postMessage({ type: "bench-port-connect" }, childOrigin, [port2]);
     await connected;
     const connectMs = performance.now() - started;
+    // A record that cannot be written rejects the call (the executor's throw).
     const call = (args) =>
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
         const id = nextId++;
-        pending.set(id, resolve);
         record("c", id, payloads ? `{"state":"sent","args":${JSON.stringify(args)}}` : '{"state":"sent"}');
+        pending.set(id, { resolve, reject });
         port1.postMessage({ id, args });
       });
     return { call, connectMs };
@@ -72,12 +79,16 @@ export function journaledPort({ payloads }) {
       port.onmessage = (message) => {
         const { id, args } = message.data ?? {};
         if (typeof id !== "number") return;
-        record("p", id, '{"state":"running"}');
-        // Where the bridge reads the arguments' text for the schema check.
-        if (payloads && JSON.stringify(args) === undefined) return;
-        const result = echo(args);
-        if (payloads) record("p", id, `{"state":"done","result":${JSON.stringify(result)}}`);
-        port.postMessage({ id, result });
+        try {
+          record("p", id, '{"state":"running"}');
+          // Where the bridge reads the arguments' text for the schema check.
+          if (payloads && JSON.stringify(args) === undefined) throw new Error("arguments JSON cannot write");
+          const result = echo(args);
+          if (payloads) record("p", id, `{"state":"done","result":${JSON.stringify(result)}}`);
+          port.postMessage({ id, result });
+        } catch (failure) {
+          port.postMessage({ id, error: String(failure) });
+        }
       };
       port.postMessage({ connected: true });
     });
