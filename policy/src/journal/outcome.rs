@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::byte_scan::escaped_len;
 use crate::envelope::JsonText;
 pub use crate::envelope::cap_result;
 use crate::outcome::{ErrorKind, RetryAfter, ToolError, cap_error_message, standard_error_name};
@@ -28,6 +29,20 @@ impl ToolOutcome {
             Self::Failed(error) => Self::Failed(sanitize_error(error)),
         }
     }
+
+    /// The bytes of its texts as a journal entry stores them (JSON escaped, UTF-8; at least what `sessionStorage`
+    /// counts, which is UTF-16 code units): what a provider's held results count against their budget.
+    pub(crate) fn stored_bytes(&self) -> usize {
+        match self {
+            Self::Completed { result } => escaped_len(result.as_str()),
+            Self::Failed(error) => error_stored_bytes(error),
+        }
+    }
+}
+
+/// The bytes of an error's message and name as a journal entry stores them (see [`ToolOutcome::stored_bytes`]).
+fn error_stored_bytes(error: &ToolError) -> usize {
+    escaped_len(&error.message) + error.name.map_or(0, escaped_len)
 }
 
 /// How a call ended for its caller: the `status` of the `toolresult` event and the promise's settlement.
@@ -122,6 +137,17 @@ impl CallOutcome {
             Self::Failed(error) => Self::Failed(sanitize_error(error)),
             Self::Stopped => Self::Stopped,
             Self::Interrupted { message } => Self::Interrupted { message: cap_error_message(&message) },
+        }
+    }
+
+    /// The bytes of its texts as a journal entry stores them (see [`ToolOutcome::stored_bytes`]): what a caller's
+    /// settled outcomes count against their budget.
+    pub(crate) fn stored_bytes(&self) -> usize {
+        match self {
+            Self::Completed { result } => escaped_len(result.as_str()),
+            Self::Failed(error) => error_stored_bytes(error),
+            Self::Interrupted { message } => escaped_len(message),
+            Self::Stopped => 0,
         }
     }
 }

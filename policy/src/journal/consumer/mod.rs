@@ -3,7 +3,6 @@
 mod flush;
 mod types;
 
-use crate::byte_scan::escaped_len;
 use crate::index_map::{IndexMap, IndexSet};
 
 pub use types::{
@@ -472,7 +471,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
         let wire = entry.wire_id.clone();
         match &entry.phase {
             CallPhase::Settled { settled_at, outcome, .. } => {
-                self.settled_bytes += stored_bytes(outcome);
+                self.settled_bytes += outcome.stored_bytes();
                 self.settled_order.insert((*settled_at, wire.clone()))
             }
             _ => self.unsettled_order.insert((entry.created_at, wire.clone())),
@@ -494,7 +493,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
         let entry = &call.entry;
         match &entry.phase {
             CallPhase::Settled { settled_at, outcome, .. } => {
-                self.settled_bytes = self.settled_bytes.saturating_sub(stored_bytes(outcome));
+                self.settled_bytes = self.settled_bytes.saturating_sub(outcome.stored_bytes());
                 self.settled_order.remove(&(*settled_at, wire_id.clone()))
             }
             _ => self.unsettled_order.remove(&(entry.created_at, wire_id.clone())),
@@ -523,7 +522,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
             CallPhase::Settled { .. } => return None,
         };
         let outcome = outcome.capped(cap);
-        self.settled_bytes += stored_bytes(&outcome);
+        self.settled_bytes += outcome.stored_bytes();
         let entry = &mut call.entry;
         entry.phase = CallPhase::Settled { sent_at, settled_at: now, outcome: outcome.clone(), ack };
         entry.args = None;
@@ -615,16 +614,5 @@ fn request_of(entry: &ConsumerEntry, resend: bool) -> ExecuteRequest {
         // An unsettled entry keeps its arguments; only a settled one (never sent) has none.
         args: entry.args.clone().unwrap_or_else(JsonText::empty_object),
         resend,
-    }
-}
-
-/// What a settled entry's outcome counts against [`JournalConfig::settled_outcome_bytes_max`]: the bytes of its
-/// texts as the entry stores them (JSON escaped, UTF-8).
-fn stored_bytes(outcome: &CallOutcome) -> usize {
-    match outcome {
-        CallOutcome::Completed { result } => escaped_len(result.as_str()),
-        CallOutcome::Failed(error) => escaped_len(&error.message) + error.name.map_or(0, escaped_len),
-        CallOutcome::Interrupted { message } => escaped_len(message),
-        CallOutcome::Stopped => 0,
     }
 }

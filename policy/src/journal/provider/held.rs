@@ -2,9 +2,7 @@
 //! one origin that never acknowledges cannot fill the storage that every caller's records share.
 
 use super::{Key, ProviderJournal};
-use crate::byte_scan::escaped_len;
 use crate::journal::entry::RecordState;
-use crate::journal::outcome::ToolOutcome;
 use crate::journal::store::JournalStore;
 
 impl<S: JournalStore> ProviderJournal<S> {
@@ -40,18 +38,10 @@ impl<S: JournalStore> ProviderJournal<S> {
     }
 }
 
-/// What a held outcome counts against its origin's budget: the bytes of its text as the journal stores it (JSON
-/// escaped, UTF-8; at least what `sessionStorage` counts, which is UTF-16 code units).
-pub(super) fn held_bytes(outcome: &ToolOutcome) -> usize {
-    match outcome {
-        ToolOutcome::Completed { result } => escaped_len(result.as_str()),
-        ToolOutcome::Failed(error) => escaped_len(&error.message) + error.name.map_or(0, escaped_len),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::byte_scan::escaped_len;
+    use crate::journal::outcome::ToolOutcome;
     use crate::outcome::{ErrorKind, ToolError};
 
     #[test]
@@ -63,7 +53,7 @@ mod tests {
             (ToolOutcome::Failed(ToolError::new(ErrorKind::ToolError, "boom")), 4),
         ];
         for (outcome, bytes) in cases {
-            assert_eq!(held_bytes(&outcome), bytes, "{outcome:?}");
+            assert_eq!(outcome.stored_bytes(), bytes, "{outcome:?}");
         }
         // A raw control character (which no JSON text holds, but an error message may) takes six.
         assert_eq!(escaped_len("[\"\u{1}\"]"), 12);

@@ -40,7 +40,7 @@ impl Indexed {
         match &entry.state {
             RecordState::Running => Indexed::Running,
             RecordState::Done(outcome) => {
-                Indexed::Done { updated_at: entry.updated_at, held_bytes: held::held_bytes(outcome) }
+                Indexed::Done { updated_at: entry.updated_at, held_bytes: outcome.stored_bytes() }
             }
             _ => Indexed::Kept { updated_at: entry.updated_at },
         }
@@ -77,7 +77,7 @@ pub struct ProviderJournal<S> {
     /// Records holding a result, by last change.
     done_order: IndexSet<(u64, Key)>,
     running_per_origin: SortedMap<String, usize>,
-    /// Bytes of the results held for each caller origin (see [`held::held_bytes`]).
+    /// Bytes of the results held for each caller origin (see [`ToolOutcome::stored_bytes`]).
     held_per_origin: SortedMap<String, usize>,
     /// Whether the store survived reloads when the journal opened: a note must then really reach it.
     durable_store: bool,
