@@ -77,6 +77,11 @@ impl Impl {
         }
     }
 
+    /// Every name, in the order of [`Impl::ALL`], joined by commas.
+    pub fn names() -> String {
+        Impl::ALL.map(Impl::name).join(", ")
+    }
+
     /// Whether the cold-start page measures this implementation (the hand-written ones have nothing to load).
     pub fn has_cold_start(self) -> bool {
         matches!(self, Impl::Penpal | Impl::Comlink | Impl::Bridge)
@@ -91,9 +96,7 @@ impl fmt::Display for Impl {
 
 /// A name that is not one of [`Impl::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown implementation {0:?}: use one of port, window, penpal, comlink, bridge, bridge-window, bridge-memory, port-journaled, port-write-ahead"
-)]
+#[error("unknown implementation {0:?}: use one of {names}", names = Impl::names())]
 pub struct UnknownImpl(pub String);
 
 impl FromStr for Impl {
