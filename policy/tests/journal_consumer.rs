@@ -12,9 +12,9 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use interpane_policy::journal::{
     AckState, CallOutcome, CallPhase, ConsumerJournal, ExecuteRequest, Followup, JournalConfig, JournalStore,
-    MemoryStore, NewCall, Owner, PLAIN_PEER_UNANSWERED, PROVIDER_GONE, PROVIDER_GONE_BEFORE_SEND, PROVIDER_NOT_DURABLE,
-    ProviderStatus, ProviderWindow, Recovery, STOPPED_MESSAGE, Settled, Start, StartError, StatusDecision, StoreError,
-    TIMED_OUT, TOO_OLD_RECORDED, TOO_OLD_SENT, ToolOutcome,
+    MemoryStore, NewCall, OUTCOME_NOT_KEPT, Owner, PLAIN_PEER_UNANSWERED, PROVIDER_GONE, PROVIDER_GONE_BEFORE_SEND,
+    PROVIDER_NOT_DURABLE, ProviderStatus, ProviderWindow, Recovery, STOPPED_MESSAGE, Settled, Start, StartError,
+    StatusDecision, StoreError, TIMED_OUT, TOO_OLD_RECORDED, TOO_OLD_SENT, ToolOutcome,
 };
 use interpane_policy::{ErrorKind, RequestId, ToolError, ToolName};
 
@@ -652,11 +652,13 @@ fn settled_calls_are_kept_up_to_the_count_and_age_limits() {
     assert_eq!(journal.start(new_call(Some("k1"), "w9", shop()), T0 + 3 * HOUR), Ok(Start::New), "forgotten: new");
 }
 
-/// Settled outcomes are kept for `callId` replays up to a byte budget, oldest dropped first, so that large results
-/// cannot fill the sessionStorage quota and cost the journal its durability; the newest settled call stays, however
-/// large. The budget counts the entries a reload finds as well.
+/// Settled outcomes are kept for `callId` replays up to a byte budget, so that large results cannot fill the
+/// sessionStorage quota and cost the journal its durability: beyond it the oldest outcomes are replaced by
+/// `OUTCOME_NOT_KEPT`, and their entries stay, so that a `callId` whose outcome went still replays (that error)
+/// instead of running the tool again. The newest outcome stays, however large. The budget counts the entries a
+/// reload finds as well.
 #[test]
-fn settled_outcomes_are_kept_up_to_a_byte_budget_and_the_newest_always() {
+fn settled_outcomes_are_kept_up_to_a_byte_budget_and_their_call_ids_never_run_again() {
     let config = JournalConfig { settled_outcome_bytes_max: 100, ..JournalConfig::default() };
     let (mut journal, _) = open_with(MemoryStore::durable(), config.clone(), T0);
     let text = |n: usize| format!("\"{}\"", "x".repeat(n));
@@ -664,21 +666,34 @@ fn settled_outcomes_are_kept_up_to_a_byte_budget_and_the_newest_always() {
         sent(journal, new_call(Some(&format!("k{n}")), &format!("w{n}"), shop()), T0 + n);
         journal.on_response(&wire(&format!("w{n}")), completed(result), T0 + n).unwrap();
     };
+    let not_kept = CallOutcome::Failed(ToolError::new(ErrorKind::Refused, OUTCOME_NOT_KEPT));
+    let outcome = |journal: &Journal, call_id: &str| match &journal.lookup_call_id(call_id).unwrap().phase() {
+        CallPhase::Settled { outcome, .. } => outcome.clone(),
+        phase => panic!("{call_id} is not settled: {phase:?}"),
+    };
+    let kept = |n: usize| CallOutcome::Completed { result: json(&text(n)) };
     settle(&mut journal, 0, &text(40));
     settle(&mut journal, 1, &text(40));
-    assert!(journal.lookup_call_id("k0").is_some() && journal.lookup_call_id("k1").is_some(), "about 90 bytes");
+    assert_eq!((outcome(&journal, "k0"), outcome(&journal, "k1")), (kept(40), kept(40)), "about 90 bytes");
     settle(&mut journal, 2, &text(40));
-    assert!(journal.lookup_call_id("k0").is_none(), "the oldest went");
-    assert_eq!(journal.store().get("webmcp:c:w0"), None);
-    assert!(journal.lookup_call_id("k1").is_some() && journal.lookup_call_id("k2").is_some());
+    assert_eq!(outcome(&journal, "k0"), not_kept, "the oldest outcome went");
+    assert_eq!((outcome(&journal, "k1"), outcome(&journal, "k2")), (kept(40), kept(40)));
+    assert!(journal.store().get("webmcp:c:w0").unwrap().contains("no longer kept"), "stored as it is now");
+    let replay = journal.start(new_call(Some("k0"), "w10", shop()), T0 + 5);
+    assert_eq!(replay, Ok(Start::Replay { wire_id: wire("w0"), outcome: not_kept.clone() }), "not a second run");
     settle(&mut journal, 3, &text(500));
-    assert!(journal.lookup_call_id("k1").is_none() && journal.lookup_call_id("k2").is_none());
-    assert!(journal.lookup_call_id("k3").is_some(), "the newest stays, larger than the budget alone");
+    assert_eq!((outcome(&journal, "k1"), outcome(&journal, "k2")), (not_kept.clone(), not_kept.clone()));
+    assert_eq!(outcome(&journal, "k3"), kept(500), "the newest stays, larger than the budget alone");
     let (mut journal, _) = open_with(journal.into_store(), config, T0 + 10);
-    assert!(journal.lookup_call_id("k3").is_some());
+    assert_eq!(outcome(&journal, "k3"), kept(500));
+    assert_eq!(outcome(&journal, "k0"), not_kept, "read back as it was left");
     settle(&mut journal, 4, "1");
-    assert!(journal.lookup_call_id("k3").is_none(), "the reloaded entry counted against the budget");
-    assert!(journal.lookup_call_id("k4").is_some());
+    assert_eq!(outcome(&journal, "k3"), not_kept, "the reloaded entry counted against the budget");
+    assert_eq!(outcome(&journal, "k4"), CallOutcome::Completed { result: json("1") });
+    for n in 0..4 {
+        let replay = journal.start(new_call(Some(&format!("k{n}")), &format!("w2{n}"), shop()), T0 + 20);
+        assert!(matches!(replay, Ok(Start::Replay { .. })), "k{n} replays: {replay:?}");
+    }
 }
 
 #[test]

@@ -12,10 +12,11 @@ pub struct JournalConfig {
     /// A settled consumer entry older than this (since it settled) is dropped, in milliseconds.
     pub settled_call_max_age_ms: u64,
     /// Bytes of outcomes (result texts and error messages, counted as the journal stores them: JSON text, escaped,
-    /// in UTF-8 bytes) that the settled consumer entries keep together; beyond it the oldest go first, as beyond
-    /// [`JournalConfig::settled_calls_kept`]. The newest settled entry stays whatever its size. Without it, 256
-    /// outcomes of the default result cap would need more than the origin's sessionStorage quota, and the journal
-    /// would then give up the storage (docs/once-only.md §7).
+    /// in UTF-8 bytes) that the settled consumer entries keep together; beyond it the oldest outcomes are replaced
+    /// by a short error saying so, and their entries stay (within [`JournalConfig::settled_calls_kept`] and
+    /// [`JournalConfig::settled_call_max_age_ms`]), so that a `callId` still never runs twice. The newest outcome
+    /// stays whatever its size. Without it, 256 outcomes of the default result cap would need more than the
+    /// origin's sessionStorage quota, and the journal would then give up the storage (docs/once-only.md §7).
     pub settled_outcome_bytes_max: usize,
     /// Unsettled consumer entries allowed; a new call beyond this is refused.
     pub unsettled_calls_max: usize,

@@ -61,9 +61,9 @@ mod warning;
 pub use claim::{ClaimEvent, ClaimStep, claim_step};
 pub use config::JournalConfig;
 pub use consumer::{
-    ConsumerJournal, ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, PLAIN_PEER_UNANSWERED, PROVIDER_GONE,
-    PROVIDER_GONE_BEFORE_SEND, PROVIDER_NOT_DURABLE, ProviderStatus, Recovery, Settled, Start, StartError,
-    StatusDecision, TIMED_OUT, TOO_OLD_RECORDED, TOO_OLD_SENT,
+    ConsumerJournal, ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, OUTCOME_NOT_KEPT, PLAIN_PEER_UNANSWERED,
+    PROVIDER_GONE, PROVIDER_GONE_BEFORE_SEND, PROVIDER_NOT_DURABLE, ProviderStatus, Recovery, Settled, Start,
+    StartError, StatusDecision, TIMED_OUT, TOO_OLD_RECORDED, TOO_OLD_SENT,
 };
 pub use entry::{
     AckState, CallPhase, ConsumerEntry, EntryError, ProviderEntry, ProviderMeta, ProviderWindow, RecordState,

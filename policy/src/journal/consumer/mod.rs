@@ -6,9 +6,9 @@ mod types;
 use crate::index_map::{IndexMap, IndexSet};
 
 pub use types::{
-    ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, PLAIN_PEER_UNANSWERED, PROVIDER_GONE, PROVIDER_GONE_BEFORE_SEND,
-    PROVIDER_NOT_DURABLE, ProviderStatus, Recovery, Settled, Start, StartError, StatusDecision, TIMED_OUT,
-    TOO_OLD_RECORDED, TOO_OLD_SENT,
+    ExecuteRequest, Followup, MAX_ACK_BATCH, NewCall, OUTCOME_NOT_KEPT, PLAIN_PEER_UNANSWERED, PROVIDER_GONE,
+    PROVIDER_GONE_BEFORE_SEND, PROVIDER_NOT_DURABLE, ProviderStatus, Recovery, Settled, Start, StartError,
+    StatusDecision, TIMED_OUT, TOO_OLD_RECORDED, TOO_OLD_SENT,
 };
 
 use super::config::JournalConfig;
@@ -471,7 +471,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
         let wire = entry.wire_id.clone();
         match &entry.phase {
             CallPhase::Settled { settled_at, outcome, .. } => {
-                self.settled_bytes += outcome.stored_bytes();
+                self.settled_bytes += kept_bytes(outcome);
                 self.settled_order.insert((*settled_at, wire.clone()))
             }
             _ => self.unsettled_order.insert((entry.created_at, wire.clone())),
@@ -493,7 +493,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
         let entry = &call.entry;
         match &entry.phase {
             CallPhase::Settled { settled_at, outcome, .. } => {
-                self.settled_bytes = self.settled_bytes.saturating_sub(outcome.stored_bytes());
+                self.settled_bytes = self.settled_bytes.saturating_sub(kept_bytes(outcome));
                 self.settled_order.remove(&(*settled_at, wire_id.clone()))
             }
             _ => self.unsettled_order.remove(&(entry.created_at, wire_id.clone())),
@@ -522,7 +522,7 @@ impl<S: JournalStore> ConsumerJournal<S> {
             CallPhase::Settled { .. } => return None,
         };
         let outcome = outcome.capped(cap);
-        self.settled_bytes += outcome.stored_bytes();
+        self.settled_bytes += kept_bytes(&outcome);
         let entry = &mut call.entry;
         entry.phase = CallPhase::Settled { sent_at, settled_at: now, outcome: outcome.clone(), ack };
         entry.args = None;
@@ -543,16 +543,40 @@ impl<S: JournalStore> ConsumerJournal<S> {
         Some(settled)
     }
 
-    /// Drops settled calls beyond the count, bytes and age limits, oldest first.
+    /// Drops settled calls beyond the count and age limits, oldest first. Then, while the outcomes kept are over
+    /// their byte budget, replaces the oldest ones' outcomes (never the newest's) with [`OUTCOME_NOT_KEPT`]: the
+    /// entry stays, so that its `callId` still replays instead of running the tool again (§1, §8).
     fn prune_settled(&mut self, now: u64) {
         while let Some((settled_at, wire)) = self.settled_order.first().cloned() {
-            let over = self.settled_order.len() > self.config.settled_calls_kept
-                || (self.settled_bytes > self.config.settled_outcome_bytes_max && self.settled_order.len() > 1);
+            let over = self.settled_order.len() > self.config.settled_calls_kept;
             if !over && now.saturating_sub(settled_at) <= self.config.settled_call_max_age_ms {
                 break;
             }
             self.remove(&wire);
         }
+        if self.settled_bytes <= self.config.settled_outcome_bytes_max {
+            return;
+        }
+        let older = self.settled_order.len().saturating_sub(1);
+        let oldest_first: Vec<RequestId> = self.settled_order.iter().take(older).map(|(_, w)| w.clone()).collect();
+        for wire in oldest_first {
+            if self.settled_bytes <= self.config.settled_outcome_bytes_max {
+                break;
+            }
+            self.drop_outcome(&wire);
+        }
+    }
+
+    /// Replaces the outcome of the settled call `wire_id` with [`OUTCOME_NOT_KEPT`] (see [`Self::prune_settled`]).
+    fn drop_outcome(&mut self, wire_id: &RequestId) {
+        let Some(call) = self.calls.get_mut(wire_id) else { return };
+        let CallPhase::Settled { outcome, .. } = &mut call.entry.phase else { return };
+        if kept_bytes(outcome) == 0 {
+            return;
+        }
+        self.settled_bytes = self.settled_bytes.saturating_sub(kept_bytes(outcome));
+        *outcome = CallOutcome::Failed(ToolError::new(ErrorKind::Refused, OUTCOME_NOT_KEPT));
+        self.save(wire_id);
     }
 
     /// Writes the entry of `wire_id`, now or at the next flush.
@@ -603,6 +627,15 @@ impl<S: JournalStore> ConsumerJournal<S> {
         }
         self.persist.stop();
         self.warnings.push(JournalWarning::StorageLost { error, noted: true });
+    }
+}
+
+/// The bytes of `outcome` that count against [`JournalConfig::settled_outcome_bytes_max`]: none for
+/// [`OUTCOME_NOT_KEPT`], which stands in for an outcome dropped (bounded by the count of settled entries instead).
+fn kept_bytes(outcome: &CallOutcome) -> usize {
+    match outcome {
+        CallOutcome::Failed(error) if error.kind == ErrorKind::Refused && error.message == OUTCOME_NOT_KEPT => 0,
+        _ => outcome.stored_bytes(),
     }
 }
 

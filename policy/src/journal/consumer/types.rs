@@ -27,6 +27,10 @@ pub const TOO_OLD_SENT: &str = "this call stayed unanswered for longer than the 
 /// Interrupted: a recorded call was never sent, and is older than journals keep calls.
 pub const TOO_OLD_RECORDED: &str =
     "this call was never sent and is older than the journal keeps calls: it did not run, and it will not be sent";
+/// Refused: the outcome a settled call's `callId` replays once its own outcome no longer fits the bytes the journal
+/// keeps for replays ([`JournalConfig::settled_outcome_bytes_max`](crate::journal::JournalConfig)).
+pub const OUTCOME_NOT_KEPT: &str = "this callId's call settled earlier, and its outcome is no longer kept (the caller \
+     keeps its newest outcomes, 512 KiB of them by default): it will not run again";
 /// Failed (`timeout`): the caller's time limit passed.
 pub const TIMED_OUT: &str = "no answer came within the call's time limit; the provider was asked to stop it";
 

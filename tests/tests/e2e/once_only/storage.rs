@@ -127,7 +127,8 @@ const PAD: u64 = 29_000;
 /// Many calls with large results (issue 25's benchmark found this): the caller keeps the outcomes it may replay
 /// within a byte budget (docs/once-only.md §8), so its journal stays in sessionStorage. Before, it outgrew the
 /// quota, warned that it now lives in memory, and a reload then lost the calls in flight. After the calls, the
-/// caller has no such warning, and a call across a reload of the caller still reaches the new page, once.
+/// caller has no such warning, a retry of the first call's callId (whose outcome no longer fits) is refused
+/// without running the tool again, and a call across a reload of the caller still reaches the new page, once.
 pub async fn large_results_keep_the_callers_journal_in_storage(t: Ctx) -> E2eResult<()> {
     let mut pages = Pages::open(&t, &t.session, Layout::Siblings, "").await?;
     let in_memory = "return window.__once.warnings.filter((w) => w.includes('lives in memory')).length;";
@@ -141,6 +142,11 @@ pub async fn large_results_keep_the_callers_journal_in_storage(t: Ctx) -> E2eRes
         json!(0),
         "the caller's warnings that its journal is in memory",
     )?;
+    // The first calls' outcomes no longer fit the budget: their callIds replay an error saying so, and never run
+    // the tool again.
+    let first = "s11n000";
+    check_eq(pages.retry(first, json!({ "pad": PAD })).await?, "refused".to_owned(), "retry of the first call")?;
+    pages.expect(first, &["pr.completed", "ev.completed", "rp.refused"], &[("", 1), ("returned", 1)]).await?;
     let id = "s11across";
     let gate = format!("g-{id}");
     pages.call(id, json!({ "gate": gate, "pad": PAD })).await?;
