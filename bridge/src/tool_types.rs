@@ -162,8 +162,9 @@ impl ToolResult {
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct CallOptions {
-    /// The caller's idempotency key: a second call with the same key never runs the tool again while this tab
-    /// keeps the first (its last 256 settled calls, for an hour; docs/once-only.md §1).
+    /// The caller's idempotency key: a second call with the same key, from this frame of this tab (across
+    /// reloads), never runs the tool again while the first is kept (the last 256 settled calls, for an hour;
+    /// docs/once-only.md §1).
     pub call_id: Option<String>,
     /// Stop the call when it takes longer than this (ms). No limit by default.
     pub timeout_ms: Option<u32>,
