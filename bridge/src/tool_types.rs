@@ -163,7 +163,7 @@ impl ToolResult {
 #[non_exhaustive]
 pub struct CallOptions {
     /// The caller's idempotency key: a second call with the same key, from this frame of this tab (across
-    /// reloads), never runs the tool again while the first is kept (the last 256 settled calls, for an hour;
+    /// reloads), never runs the tool again while the first is kept (the last 256 settled calls, for a day;
     /// docs/once-only.md §1).
     pub call_id: Option<String>,
     /// Stop the call when it takes longer than this (ms). No limit by default.

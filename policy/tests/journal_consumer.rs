@@ -487,15 +487,16 @@ fn entries_inherited_from_another_tab_are_removed_once_older_than_the_limits() {
     sent(&mut original, new_call(None, "u", shop()), T0);
     let copied = original.into_store();
     let tab_b = Owner::new("tabB", "top").unwrap();
+    let config = JournalConfig { settled_call_max_age_ms: HOUR, ..JournalConfig::default() };
     let open_copy = |store: MemoryStore, now: u64| {
-        let (copy, recoveries) = ConsumerJournal::open(store, tab_b.clone(), JournalConfig::default(), now);
+        let (copy, recoveries) = ConsumerJournal::open(store, tab_b.clone(), config.clone(), now);
         assert_eq!(recoveries, []);
         copy.into_store()
     };
     let store = open_copy(copied.clone(), T0 + HOUR);
     assert_eq!(store, copied, "young: left alone");
     let store = open_copy(store, T0 + HOUR + 1);
-    assert_eq!(store.keys().collect::<Vec<_>>(), ["webmcp:c:u"], "the settled one is past an hour");
+    assert_eq!(store.keys().collect::<Vec<_>>(), ["webmcp:c:u"], "the settled one is past its hour");
     let store = open_copy(store, T0 + 24 * HOUR + 1);
     assert!(store.is_empty(), "the unsettled one is past a day");
     let sibling = Owner::new("tabA", "top/1").unwrap();
@@ -634,6 +635,8 @@ fn a_memory_store_is_not_durable() {
 #[test]
 fn settled_calls_are_kept_up_to_the_count_and_age_limits() {
     let config = JournalConfig { settled_calls_kept: 2, ..JournalConfig::default() };
+    assert_eq!(config.settled_call_max_age_ms, 24 * HOUR, "a day by default, as long as a provider remembers ids");
+    let config = JournalConfig { settled_call_max_age_ms: HOUR, ..config };
     let (mut journal, _) = open_with(MemoryStore::durable(), config, T0);
     for (n, id) in ["k1", "k2", "k3"].iter().enumerate() {
         sent(&mut journal, new_call(Some(id), &format!("w{n}"), shop()), T0);

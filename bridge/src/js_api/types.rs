@@ -85,7 +85,7 @@ export interface ExecuteToolOptions {
   /** Aborting it stops the call; the promise rejects at once with the signal's reason. */
   signal?: AbortSignal;
   /** Your idempotency key: the same callId, from this frame of this tab (across reloads), never runs the tool again
-   * while the call is kept (the last 256 settled calls, for an hour; docs/once-only.md §1). */
+   * while the call is kept (the last 256 settled calls, for a day; docs/once-only.md §1). */
   callId?: string;
   /** Stop the call after this many ms (no limit by default). */
   timeoutMs?: number;

@@ -9,7 +9,9 @@ const MINUTE_MS: u64 = 60_000;
 pub struct JournalConfig {
     /// Settled consumer entries kept (for `callId` replay and unsent acknowledgements); the oldest go first.
     pub settled_calls_kept: usize,
-    /// A settled consumer entry older than this (since it settled) is dropped, in milliseconds.
+    /// A settled consumer entry older than this (since it settled) is dropped, in milliseconds: 24 hours by default,
+    /// as long as a provider remembers the ids that ran (`ran_id_max_age_ms`), so that a `callId` retried within a
+    /// day never runs twice (within `settled_calls_kept`).
     pub settled_call_max_age_ms: u64,
     /// Bytes of outcomes (result texts and error messages, counted as the journal stores them: JSON text, escaped,
     /// in UTF-8 bytes) that the settled consumer entries keep together; beyond it the oldest outcomes are replaced
@@ -51,7 +53,7 @@ impl Default for JournalConfig {
     fn default() -> Self {
         Self {
             settled_calls_kept: 256,
-            settled_call_max_age_ms: 60 * MINUTE_MS,
+            settled_call_max_age_ms: 24 * 60 * MINUTE_MS,
             // Two held budgets' worth: with a snapshot and its segments, the log may store an entry twice.
             settled_outcome_bytes_max: 512 * 1024,
             unsettled_calls_max: 4096,
