@@ -554,15 +554,25 @@ impl<S: JournalStore> ConsumerJournal<S> {
             }
             self.remove(&wire);
         }
-        if self.settled_bytes <= self.config.settled_outcome_bytes_max {
-            return;
-        }
-        let older = self.settled_order.len().saturating_sub(1);
-        let oldest_first: Vec<RequestId> = self.settled_order.iter().take(older).map(|(_, w)| w.clone()).collect();
-        for wire in oldest_first {
-            if self.settled_bytes <= self.config.settled_outcome_bytes_max {
+        // Only the outcomes to drop are collected (a settle of a large result comes here every time once the
+        // budget is full): oldest first, the placeholders already there passed over, until the rest fits.
+        let mut over = self.settled_bytes.saturating_sub(self.config.settled_outcome_bytes_max);
+        let newest = self.settled_order.len().saturating_sub(1);
+        let mut dropping = Vec::new();
+        for (_, wire) in self.settled_order.iter().take(newest) {
+            if over == 0 {
                 break;
             }
+            let bytes = match self.calls.get(wire).map(|call| &call.entry.phase) {
+                Some(CallPhase::Settled { outcome, .. }) => kept_bytes(outcome),
+                _ => 0,
+            };
+            if bytes > 0 {
+                over = over.saturating_sub(bytes);
+                dropping.push(wire.clone());
+            }
+        }
+        for wire in dropping {
             self.drop_outcome(&wire);
         }
     }
