@@ -6,6 +6,12 @@ WASM_TARGET=wasm32-unknown-unknown
 WASM_TARGET_DIR="$ROOT/target/wasm"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+# The other engines of the end-to-end suites (tests/src/engine.rs): Firefox ESR through geckodriver (from crates.io,
+# at this version), WebKitGTK's MiniBrowser through WebKitWebDriver (both from Debian).
+export FIREFOX="${FIREFOX:-/usr/bin/firefox-esr}"
+export GECKODRIVER_VERSION=0.37.1
+export WEBKIT_WEBDRIVER="${WEBKIT_WEBDRIVER:-/usr/bin/WebKitWebDriver}"
+export MINIBROWSER="${MINIBROWSER:-/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser}"
 export PATH="$HOME/.cargo/bin:$PATH"
 
 log() { printf '\033[1m[%s]\033[0m %s\n' "${LOG_TAG:-webmcp}" "$*" >&2; }

@@ -3,12 +3,14 @@
 #   - a wasm32 standard library (rustup's target if installed, else Debian's rustc-web + rust-web-src + lld),
 #   - wasm-bindgen-cli at exactly the version Cargo.lock pins,
 #   - the browser tests' wasm-bindgen-test-runner, with a fix to its HTTP server (tools/wasm-test-runner),
-#   - Chromium and ChromeDriver, from Debian.
+#   - the browsers of the end-to-end suites and their WebDriver servers: Chromium and ChromeDriver, Firefox ESR,
+#     WebKitGTK's MiniBrowser and WebKitWebDriver, and Xvfb (MiniBrowser has no headless mode), from Debian;
+#     geckodriver from crates.io (cargo install, a few minutes once per machine).
 set -euo pipefail
 LOG_TAG=setup
 source "$(dirname "$0")/lib.sh"
 
-packages=(chromium chromium-driver python3 curl)
+packages=(chromium chromium-driver firefox-esr webkit2gtk-driver xvfb xauth python3 curl)
 if [ "$(wasm_mode)" = rustup ]; then
   log "wasm32: using the rustup target wasm32-unknown-unknown"
 else
@@ -42,9 +44,18 @@ if [ "$(wasm_mode)" = debian ]; then
     || die "Debian's rustc-web or rust-web-src is incomplete: /usr/bin/rustc or /usr/lib/rustlib/src/rust/library is missing"
   [ -x /usr/bin/rust-lld ] || die "rust-lld is missing: install lld-22 (it provides /usr/bin/rust-lld)"
 fi
-for tool in "$CHROMIUM" "$CHROMEDRIVER"; do
+for tool in "$CHROMIUM" "$CHROMEDRIVER" "$FIREFOX" "$WEBKIT_WEBDRIVER" "$MINIBROWSER" /usr/bin/xvfb-run; do
   [ -x "$tool" ] || die "$tool is missing after installation"
 done
+
+have=$(geckodriver --version 2>/dev/null | awk 'NR == 1 {print $2}' || true)
+if [ "$have" != "$GECKODRIVER_VERSION" ]; then
+  log "installing geckodriver $GECKODRIVER_VERSION (found: ${have:-none}); this takes a few minutes once"
+  cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --force --quiet \
+    || die "cargo install geckodriver --version $GECKODRIVER_VERSION failed"
+else
+  log "geckodriver $have present"
+fi
 
 want=$(locked_wasm_bindgen_version)
 [ -n "$want" ] || die "Cargo.lock does not pin wasm-bindgen; run cargo generate-lockfile"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs every check of interpane, installing what it needs first (scripts/setup.sh):
 # formatting, clippy (native and wasm32), native tests, browser tests (wasm-bindgen-test in headless Chromium),
-# and the end-to-end suites across loopback origins, twice: in Chromium without and with native WebMCP (steps e2e
-# and e2e-native). Prints a summary; exits non-zero on any failure.
+# and the end-to-end suites across loopback origins in every engine: Chromium without and with native WebMCP (steps
+# e2e and e2e-native), Firefox ESR (e2e-firefox) and WebKitGTK's MiniBrowser under Xvfb (e2e-webkit). A case about
+# one engine's own feature (native WebMCP, the DevTools protocol, Chromium's memory figures and profile settings)
+# runs only there: the suite prints why, and the summary counts it as skipped. Prints a summary; exits non-zero on
+# any failure.
 set -uo pipefail
 LOG_TAG=test
 source "$(dirname "$0")/lib.sh"
@@ -21,12 +24,13 @@ summary=()
 failed=0
 total_passed=0
 total_failed=0
+total_skipped=0
 
 # step <name> <command...>: runs a command, shows its output, and records how it went.
 step() {
   local name=$1
   shift
-  local log="$logs/$name.log" start end status passed failed_tests
+  local log="$logs/$name.log" start end status passed failed_tests skipped
   log "== $name"
   start=$(date +%s)
   "$@" 2>&1 | tee "$log"
@@ -34,13 +38,15 @@ step() {
   end=$(date +%s)
   passed=$(grep -aoE 'test result: [A-Za-z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
   failed_tests=$(grep -aoE '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')
+  skipped=$(grep -aoE 'test result: [A-Za-z]+\. [0-9]+ passed; [0-9]+ failed; [0-9]+ ignored' "$log" | awk '{s+=$8} END {print s+0}')
   total_passed=$((total_passed + passed))
   total_failed=$((total_failed + failed_tests))
+  total_skipped=$((total_skipped + skipped))
   if [ "$status" -eq 0 ]; then
-    summary+=("$(printf '%-28s %-5s %6s passed %4s failed %5ss' "$name" ok "$passed" "$failed_tests" $((end - start)))")
+    summary+=("$(printf '%-28s %-5s %6s passed %4s failed %4s skipped %5ss' "$name" ok "$passed" "$failed_tests" "$skipped" $((end - start)))")
   else
     failed=1
-    summary+=("$(printf '%-28s %-5s %6s passed %4s failed %5ss  (log: %s)' "$name" FAIL "$passed" "$failed_tests" $((end - start)) "${log#"$ROOT"/}")")
+    summary+=("$(printf '%-28s %-5s %6s passed %4s failed %4s skipped %5ss  (log: %s)' "$name" FAIL "$passed" "$failed_tests" "$skipped" $((end - start)) "${log#"$ROOT"/}")")
   fi
   return 0
 }
@@ -106,6 +112,11 @@ if [ -f "$ROOT/tests/tests/e2e.rs" ]; then
   step e2e cargo test -p interpane-e2e --test e2e --locked
   # The same suite again in Chromium with the browser's own WebMCP (--enable-features=WebMCP): docs/native.md.
   step e2e-native env E2E_NATIVE=1 cargo test -p interpane-e2e --test e2e --locked
+  # The same suite in the other engines (docs/engines.md): Firefox ESR headless, and WebKitGTK's MiniBrowser, which
+  # has no headless mode, on a virtual display of its own (xvfb-run -a picks a free one and ends it with the step).
+  step e2e-firefox env E2E_ENGINE=firefox cargo test -p interpane-e2e --test e2e --locked
+  step e2e-webkit xvfb-run -a -s "-screen 0 1280x900x24" env E2E_ENGINE=webkit \
+    cargo test -p interpane-e2e --test e2e --locked
   # The replay test: a recording build of the package (bridge/pkg-record), a scenario in both browser modes, each
   # page's tape replayed natively (tests/tests/replay.rs).
   step build-pkg-record "$ROOT/scripts/build-pkg.sh" --record
@@ -117,7 +128,7 @@ fi
 echo
 echo "==================== summary ($(( $(date +%s) - started ))s) ===================="
 printf '%s\n' "${summary[@]}"
-echo "tests: $total_passed passed, $total_failed failed"
+echo "tests: $total_passed passed, $total_failed failed, $total_skipped skipped"
 if [ "$failed" -ne 0 ]; then
   echo "RESULT: FAIL"
   exit 1

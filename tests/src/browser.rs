@@ -1,11 +1,12 @@
-//! Opening Chromium sessions through chromedriver.
+//! Opening browser sessions through an engine's WebDriver server, and Chromium's flags and modes.
 
 use fantoccini::wd::Capabilities;
 use fantoccini::{Client, ClientBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
-use crate::chromedriver::ChromeDriver;
+use crate::driver::Driver;
+use crate::engine::Engine;
 use crate::error::{E2eError, E2eResult};
 use crate::session::Session;
 
@@ -45,12 +46,12 @@ pub fn native_mode() -> bool {
     std::env::var(NATIVE_ENV).is_ok_and(|value| value == "1")
 }
 
-/// The run's mode, as the suite prints it.
-pub fn mode_description() -> &'static str {
-    if native_mode() {
-        "native: Chromium with --enable-features=WebMCP (E2E_NATIVE=1)"
-    } else {
-        "bridge only: Chromium without native WebMCP (E2E_NATIVE=1 runs the native mode)"
+/// The run's engine and mode, as the suites print them.
+pub fn mode_description(engine: Engine) -> String {
+    match engine {
+        Engine::Chromium if native_mode() => "native: Chromium with --enable-features=WebMCP (E2E_NATIVE=1)".into(),
+        Engine::Chromium => "bridge only: Chromium without native WebMCP (E2E_NATIVE=1 runs the native mode)".into(),
+        other => format!("bridge only: {other} ({}), which has no native WebMCP", other.browser_binary()),
     }
 }
 
@@ -63,8 +64,8 @@ pub fn chromium_args() -> Vec<&'static str> {
     args
 }
 
-/// The WebDriver capabilities of a session, in this run's mode (see [`native_mode`]).
-pub fn capabilities(chromium: &str) -> Capabilities {
+/// The WebDriver capabilities of a Chromium session, in this run's mode (see [`native_mode`]).
+pub fn chromium_capabilities(chromium: &str) -> Capabilities {
     let mut capabilities = Capabilities::new();
     capabilities.insert("browserName".into(), json!("chrome"));
     capabilities.insert("pageLoadStrategy".into(), json!("normal"));
@@ -73,33 +74,30 @@ pub fn capabilities(chromium: &str) -> Capabilities {
     capabilities
 }
 
-/// Opens a new Chromium session on the chromedriver at `driver_url` (plain HTTP on loopback).
-pub async fn new_session(driver_url: &str, chromium: &str) -> E2eResult<Client> {
-    ClientBuilder::new(HttpConnector::new())
-        .capabilities(capabilities(chromium))
-        .connect(driver_url)
-        .await
-        .map_err(|error| E2eError::NewSession { binary: chromium.to_owned(), message: error.to_string() })
+/// Opens a new session of `engine` on its WebDriver server at `driver_url` (plain HTTP on loopback).
+pub async fn new_session(driver_url: &str, engine: Engine) -> E2eResult<Client> {
+    connect(driver_url, engine, engine.capabilities()).await
+}
+
+/// Opens a session of `engine` with `capabilities` on the WebDriver server at `driver_url`.
+pub async fn connect(driver_url: &str, engine: Engine, capabilities: Capabilities) -> E2eResult<Client> {
+    ClientBuilder::new(HttpConnector::new()).capabilities(capabilities).connect(driver_url).await.map_err(|error| {
+        E2eError::NewSession { engine: engine.name(), binary: engine.browser_binary(), message: error.to_string() }
+    })
 }
 
 /// A chromedriver and a Chromium of a case's own, with `extra_args` after this run's flags (for a case that needs
 /// another Chromium than the suite's, e.g. precise memory figures or native WebMCP). Dropping the chromedriver
-/// guard ends it by its PID: close the session first.
-pub async fn own_chromium(extra_args: &[&str]) -> E2eResult<(ChromeDriver, Session)> {
-    let driver = tokio::task::spawn_blocking(|| ChromeDriver::start(&ChromeDriver::binary_from_env()))
-        .await
-        .map_err(|error| E2eError::Check(format!("starting chromedriver: {error}")))??;
-    let chromium = chromium_from_env();
-    let mut wanted = capabilities(&chromium);
+/// guard ends it by its PID: close the session first. Only for a case that runs in Chromium ([`crate::Case::only_in`]).
+pub async fn own_chromium(extra_args: &[&str]) -> E2eResult<(Driver, Session)> {
+    let driver = Driver::start_async(Engine::Chromium).await?;
+    let mut wanted = chromium_capabilities(&chromium_from_env());
     let args = wanted
         .get_mut("goog:chromeOptions")
         .and_then(|options| options.get_mut("args"))
         .and_then(serde_json::Value::as_array_mut)
         .ok_or_else(|| E2eError::Check("the harness's capabilities have no Chromium args".into()))?;
     args.extend(extra_args.iter().map(|arg| json!(arg)));
-    let client =
-        ClientBuilder::new(HttpConnector::new()).capabilities(wanted).connect(&driver.url()).await.map_err(
-            |error| E2eError::NewSession { binary: chromium, message: format!("with {extra_args:?}: {error}") },
-        )?;
+    let client = connect(&driver.url(), Engine::Chromium, wanted).await?;
     Ok((driver, Session::new(client)))
 }

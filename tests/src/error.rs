@@ -8,42 +8,61 @@ use std::time::Duration;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum E2eError {
-    /// chromedriver could not be started.
-    #[error("cannot start chromedriver at {path}: {source} (install it, or point CHROMEDRIVER at it)")]
+    /// A WebDriver server could not be started.
+    #[error(
+        "cannot start the {engine} WebDriver server at {path}: {source} (scripts/setup.sh installs it; \
+         CHROMEDRIVER, GECKODRIVER or WEBKIT_WEBDRIVER names another)"
+    )]
     SpawnDriver {
+        /// The engine whose server it is.
+        engine: &'static str,
         /// The binary that was run.
         path: PathBuf,
         /// What the operating system said.
         source: io::Error,
     },
-    /// chromedriver started but did not listen in time.
-    #[error("chromedriver did not accept connections on port {port} within {waited:?}: is it the right binary?")]
+    /// A WebDriver server started but did not listen in time.
+    #[error(
+        "the WebDriver server did not accept connections on port {port} within {waited:?}: is it the right binary?"
+    )]
     DriverNotReady {
         /// The port it was told to use.
         port: u16,
         /// How long the harness waited.
         waited: Duration,
     },
-    /// A free port for chromedriver could not be found.
-    #[error("cannot find a free loopback port for chromedriver: {0}")]
+    /// A free port for a WebDriver server could not be found.
+    #[error("cannot find a free loopback port for a WebDriver server: {0}")]
     NoFreePort(io::Error),
-    /// The temporary folder for chromedriver and its Chromiums could not be made.
-    #[error("cannot make a temporary folder for chromedriver: {0}")]
+    /// The temporary folder (or the log file) of a WebDriver server and its browsers could not be made.
+    #[error("cannot make a temporary folder or log file for a WebDriver server: {0}")]
     Scratch(io::Error),
     /// A browser session could not be opened.
-    #[error("cannot open a Chromium session (binary {binary}): {message} (point CHROMIUM at a Chromium binary)")]
+    #[error(
+        "cannot open a {engine} session (binary {binary}): {message} (CHROMIUM, FIREFOX or MINIBROWSER names \
+         another binary{display})",
+        display = if *engine == "webkit" { "; WebKitGTK needs a display: run under xvfb-run -a" } else { "" }
+    )]
     NewSession {
-        /// The Chromium binary asked for.
+        /// The engine asked for.
+        engine: &'static str,
+        /// The browser binary asked for.
         binary: String,
-        /// What chromedriver said.
+        /// What the WebDriver server said.
         message: String,
     },
+    /// `E2E_ENGINE` names no engine the suites know.
+    #[error("E2E_ENGINE={0:?} is not an engine of the suites: use chromium, firefox or webkit")]
+    UnknownEngine(String),
+    /// Native WebMCP was asked of an engine that has none.
+    #[error("E2E_NATIVE=1 needs Chromium (native WebMCP is Chromium's), but E2E_ENGINE is {0}")]
+    NativeNeedsChromium(&'static str),
     /// A WebDriver command failed.
     #[error("webdriver command failed while {doing}: {source}")]
     Command {
         /// What the harness was doing.
         doing: String,
-        /// What chromedriver said.
+        /// What the WebDriver server said.
         source: fantoccini::error::CmdError,
     },
     /// Page JavaScript threw or rejected.

@@ -99,9 +99,16 @@ impl Session {
         }
     }
 
-    /// Switches into the iframe matched by `css` in the current frame.
+    /// Switches into the iframe matched by `css` in the current frame, waiting for it when the document does not
+    /// have it yet (a window just opened may still show `about:blank`: Firefox switches to it before its page loads).
     pub async fn enter_frame(&self, css: &str) -> E2eResult<()> {
-        let frame = self.client.find(Locator::Css(css)).await.doing(format!("finding frame {css}"))?;
+        let frame = match self.client.find(Locator::Css(css)).await {
+            Ok(frame) => frame,
+            Err(_) => {
+                self.wait_for(&format!("document.querySelector({})", js_string(css)), DEFAULT_WAIT).await?;
+                self.client.find(Locator::Css(css)).await.doing(format!("finding frame {css}"))?
+            }
+        };
         frame.enter_frame().await.doing(format!("entering frame {css}"))
     }
 

@@ -1,18 +1,19 @@
-//! The shared fixture of a run (demo server, chromedriver, runtime) and the runner of test cases.
+//! The shared fixture of a run (demo server, the engine's WebDriver servers, runtime) and the runner of test cases.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use interpane_demo_sites::{DemoConfig, DemoServer, RunningDemo, Site};
 use libtest_mimic::{Arguments, Failed, Trial};
 use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 
-use crate::browser::{chromium_from_env, mode_description, new_session};
-use crate::chromedriver::ChromeDriver;
+use crate::browser::{mode_description, new_session};
+use crate::driver::Driver;
+use crate::engine::Engine;
 use crate::error::{E2eError, E2eResult};
 use crate::session::Session;
 
@@ -22,20 +23,48 @@ pub const MAX_SESSIONS: usize = 2;
 /// The future of one test case.
 pub type CaseFuture = Pin<Box<dyn Future<Output = E2eResult<()>> + Send>>;
 
-/// One end-to-end test: a name (`area::what_it_shows`) and its body.
+/// One end-to-end test: a name (`area::what_it_shows`), its body, and the engines it runs in.
 #[derive(Clone, Copy, Debug)]
 pub struct Case {
     /// The name filters match.
     pub name: &'static str,
     /// The body, given a fresh browser session.
     pub run: fn(Ctx) -> CaseFuture,
+    /// The engines the case runs in, and why only those; `None`: every engine.
+    pub only: Option<OnlyIn>,
 }
 
-/// `case!("area::name", async_fn)` makes a [`Case`] of an `async fn(Ctx) -> E2eResult<()>`.
+/// A case that is about an engine's own feature (native WebMCP, the DevTools protocol, a Chromium profile setting):
+/// the engines it runs in, and why. In the others it is reported as ignored, and the run says why.
+#[derive(Clone, Copy, Debug)]
+pub struct OnlyIn {
+    /// The engines it runs in.
+    pub engines: &'static [Engine],
+    /// Why only those: what it needs that the others do not have.
+    pub why: &'static str,
+}
+
+impl Case {
+    /// The same case, run only in `engines` because of `why`.
+    pub const fn only_in(self, engines: &'static [Engine], why: &'static str) -> Case {
+        Case { only: Some(OnlyIn { engines, why }), ..self }
+    }
+
+    /// Whether the case runs in `engine`.
+    pub fn runs_in(&self, engine: Engine) -> bool {
+        self.only.is_none_or(|only| only.engines.contains(&engine))
+    }
+}
+
+/// `case!("area::name", async_fn)` makes a [`Case`] of an `async fn(Ctx) -> E2eResult<()>`, run in every engine.
 #[macro_export]
 macro_rules! case {
     ($name:expr, $body:path) => {
-        $crate::Case { name: $name, run: |ctx| -> $crate::CaseFuture { ::std::boxed::Box::pin($body(ctx)) } }
+        $crate::Case {
+            name: $name,
+            run: |ctx| -> $crate::CaseFuture { ::std::boxed::Box::pin($body(ctx)) },
+            only: None,
+        }
     };
 }
 
@@ -46,9 +75,23 @@ pub struct Ctx {
     pub session: Session,
     demo: Arc<RunningDemo>,
     prefix: String,
+    engine: Engine,
+    driver_url: String,
 }
 
 impl Ctx {
+    /// The engine of this run.
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// The WebDriver URL of the server this case's session is on, for a case that opens a second session of the
+    /// run's engine (a second window or tab, e.g.). Chromium's server takes several sessions; geckodriver and
+    /// WebKitWebDriver take one each, so a second session there needs a server of its own ([`Driver::start`]).
+    pub fn driver_url(&self) -> &str {
+        &self.driver_url
+    }
+
     /// The running demo (origins, counters).
     pub fn demo(&self) -> &RunningDemo {
         &self.demo
@@ -91,8 +134,12 @@ impl Ctx {
 struct Suite {
     runtime: Runtime,
     demo: Option<Arc<RunningDemo>>,
-    driver: ChromeDriver,
-    chromium: String,
+    engine: Engine,
+    /// One WebDriver server per session that may run at once: geckodriver and WebKitWebDriver drive one session
+    /// each (chromedriver more, but one per slot keeps the engines alike).
+    drivers: Vec<Driver>,
+    /// The indexes of the servers no case is using; a case takes one after a permit of `sessions`.
+    free_drivers: Mutex<Vec<usize>>,
     sessions: Semaphore,
     next_case: AtomicUsize,
 }
@@ -108,26 +155,40 @@ impl Suite {
         if let Some(pkg_dir) = std::env::var_os("E2E_PKG_DIR") {
             config.pkg_dir = pkg_dir.into();
         }
+        let engine = Engine::from_env()?;
         let demo = runtime.block_on(DemoServer::start(config))?;
-        let driver = ChromeDriver::start(&ChromeDriver::binary_from_env())?;
-        eprintln!("e2e: mode {}", mode_description());
+        let drivers = (0..MAX_SESSIONS).map(|_| Driver::start(engine)).collect::<E2eResult<Vec<_>>>()?;
+        let pids: Vec<String> = drivers.iter().map(|driver| format!("{} at {}", driver.pid(), driver.url())).collect();
+        eprintln!("e2e: mode {}", mode_description(engine));
         eprintln!(
-            "e2e: shop {} widget {} pay {} evil {}; chromedriver pid {} at {}",
+            "e2e: shop {} widget {} pay {} evil {}; {engine} WebDriver servers (pid at url): {}",
             demo.origin(Site::Shop),
             demo.origin(Site::Widget),
             demo.origin(Site::Pay),
             demo.origin(Site::Evil),
-            driver.pid(),
-            driver.url()
+            pids.join(", ")
         );
         Ok(Suite {
             runtime,
             demo: Some(Arc::new(demo)),
-            driver,
-            chromium: chromium_from_env(),
+            engine,
+            free_drivers: Mutex::new((0..drivers.len()).collect()),
+            drivers,
             sessions: Semaphore::new(MAX_SESSIONS),
             next_case: AtomicUsize::new(1),
         })
+    }
+
+    /// Takes a free WebDriver server's index (a permit of `sessions` is held: one is free).
+    fn take_driver(&self) -> Result<usize, Failed> {
+        let mut free = self.free_drivers.lock().map_err(|_| Failed::from("the driver pool's lock is poisoned"))?;
+        free.pop().ok_or_else(|| Failed::from("no free WebDriver server although a session slot was free"))
+    }
+
+    fn give_back_driver(&self, index: usize) {
+        if let Ok(mut free) = self.free_drivers.lock() {
+            free.push(index);
+        }
     }
 
     fn run_case(&self, case: &Case) -> Result<(), Failed> {
@@ -135,26 +196,46 @@ impl Suite {
         let prefix = format!("t{}.", self.next_case.fetch_add(1, Ordering::Relaxed));
         self.runtime.block_on(async {
             let _permit = self.sessions.acquire().await.map_err(|error| Failed::from(error.to_string()))?;
-            let client =
-                new_session(&self.driver.url(), &self.chromium).await.map_err(|e| Failed::from(e.to_string()))?;
-            let session = Session::new(client);
-            let ctx = Ctx { session: session.clone(), demo: demo.clone(), prefix: prefix.clone() };
-            // Spawned, so that a panicking case still lets the session close below.
-            let outcome = tokio::spawn((case.run)(ctx)).await;
-            let closed = session.close().await;
-            // The server keeps a bounded number of counters and gates (a flood guard): a finished case frees its
-            // own (a failure has already quoted its counters).
-            demo.reset_counters_with_prefix(&prefix);
-            demo.gates().reset_prefix(&prefix);
-            match outcome {
-                Ok(Ok(())) => closed.map_err(|error| Failed::from(error.to_string())),
-                Ok(Err(error)) => Err(Failed::from(error.to_string())),
-                Err(join_error) => Err(Failed::from(format!("the case panicked: {join_error}"))),
-            }
+            let index = self.take_driver()?;
+            let outcome = self.run_case_on(case, &self.drivers[index], demo, prefix).await;
+            self.give_back_driver(index);
+            outcome
         })
     }
 
-    /// Stops the demo server, then chromedriver (by its PID, when `driver` drops).
+    /// Runs `case` in a new session on `driver`, and closes the session after it, whatever the case did.
+    async fn run_case_on(
+        &self,
+        case: &Case,
+        driver: &Driver,
+        demo: Arc<RunningDemo>,
+        prefix: String,
+    ) -> Result<(), Failed> {
+        let driver_url = driver.url();
+        let client = new_session(&driver_url, self.engine).await.map_err(|e| Failed::from(e.to_string()))?;
+        let session = Session::new(client);
+        let ctx = Ctx {
+            session: session.clone(),
+            demo: demo.clone(),
+            prefix: prefix.clone(),
+            engine: self.engine,
+            driver_url,
+        };
+        // Spawned, so that a panicking case still lets the session close below.
+        let outcome = tokio::spawn((case.run)(ctx)).await;
+        let closed = session.close().await;
+        // The server keeps a bounded number of counters and gates (a flood guard): a finished case frees its
+        // own (a failure has already quoted its counters).
+        demo.reset_counters_with_prefix(&prefix);
+        demo.gates().reset_prefix(&prefix);
+        match outcome {
+            Ok(Ok(())) => closed.map_err(|error| Failed::from(error.to_string())),
+            Ok(Err(error)) => Err(Failed::from(error.to_string())),
+            Err(join_error) => Err(Failed::from(format!("the case panicked: {join_error}"))),
+        }
+    }
+
+    /// Stops the demo server, then the WebDriver servers (by their PIDs, when `drivers` drop).
     fn stop(mut self) {
         if let Some(demo) = self.demo.take().and_then(|demo| Arc::try_unwrap(demo).ok())
             && let Err(error) = self.runtime.block_on(demo.shutdown())
@@ -164,20 +245,31 @@ impl Suite {
     }
 }
 
-/// Runs `cases` as a libtest-style test binary (filters, `--list`, `--test-threads`, summary) and returns
-/// its exit code. At most [`MAX_SESSIONS`] cases run at once.
+/// Runs `cases` as a libtest-style test binary (filters, `--list`, `--test-threads`, summary) in the engine of
+/// `E2E_ENGINE`, and returns its exit code. At most [`MAX_SESSIONS`] cases run at once. A case that does not run in
+/// this engine ([`Case::only_in`]) is reported as ignored, and the run prints why before it starts.
 pub fn run_cases(cases: Vec<Case>) -> ExitCode {
     let mut args = Arguments::from_args();
     args.test_threads = Some(args.test_threads.unwrap_or(MAX_SESSIONS).clamp(1, MAX_SESSIONS));
+    let engine = match Engine::from_env() {
+        Ok(engine) => engine,
+        Err(error) => {
+            eprintln!("e2e: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    print_skips(engine, &cases);
     let suite: Arc<OnceLock<Result<Suite, String>>> = Arc::new(OnceLock::new());
     let trials = cases
         .into_iter()
         .map(|case| {
             let suite = suite.clone();
+            let runs_here = case.runs_in(engine);
             Trial::test(case.name, move || match suite.get_or_init(|| Suite::start().map_err(|e| e.to_string())) {
                 Ok(suite) => suite.run_case(&case),
                 Err(message) => Err(Failed::from(format!("the suite could not start: {message}"))),
             })
+            .with_ignored_flag(!runs_here)
         })
         .collect();
     let conclusion = libtest_mimic::run(&args, trials);
@@ -185,4 +277,21 @@ pub fn run_cases(cases: Vec<Case>) -> ExitCode {
         suite.stop();
     }
     conclusion.exit_code()
+}
+
+/// Prints, before the run, which cases do not run in `engine` and why (one line per reason).
+fn print_skips(engine: Engine, cases: &[Case]) {
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for case in cases.iter().filter(|case| !case.runs_in(engine)) {
+        let why = case.only.map_or("", |only| only.why);
+        match reasons.iter_mut().find(|(reason, _)| *reason == why) {
+            Some((_, names)) => names.push(case.name),
+            None => reasons.push((why, vec![case.name])),
+        }
+    }
+    let skipped: usize = reasons.iter().map(|(_, names)| names.len()).sum();
+    eprintln!("e2e: engine {engine}: {} cases run, {skipped} skipped (ignored) here", cases.len() - skipped);
+    for (why, names) in reasons {
+        eprintln!("e2e:   skipped {} ({why}): {}", names.len(), names.join(", "));
+    }
 }

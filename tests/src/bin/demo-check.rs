@@ -1,6 +1,7 @@
 //! `demo-check` (what `scripts/demo.sh --check` runs): starts the demo server in-process on free loopback ports
-//! and one chromedriver (stopped by its PID), drives headless Chromium through the demo scenario, prints a
-//! table of checks, and exits 0 only when every check passed. `--screenshot PATH` also saves a PNG of the shop.
+//! and two WebDriver servers of the engine `E2E_ENGINE` names (stopped by their PIDs), drives the browser through
+//! the demo scenario, prints a table of checks, and exits 0 only when every check passed. `--screenshot PATH` also
+//! saves a PNG of the shop.
 
 #[path = "../demo_check/mod.rs"]
 mod demo_check;
@@ -12,10 +13,11 @@ use std::time::Instant;
 use demo_check::Setup;
 use demo_check::args::{Args, USAGE};
 use interpane_demo_sites::{DemoConfig, DemoServer, Site};
-use interpane_e2e::browser::{chromium_from_env, mode_description};
-use interpane_e2e::chromedriver::ChromeDriver;
+use interpane_e2e::Engine;
+use interpane_e2e::browser::mode_description;
+use interpane_e2e::driver::Driver;
 
-/// Exit status when the run could not start (bad arguments, no bridge package, no chromedriver).
+/// Exit status when the run could not start (bad arguments, no bridge package, no WebDriver server).
 const CANNOT_START: u8 = 2;
 
 fn main() -> ExitCode {
@@ -27,6 +29,10 @@ fn main() -> ExitCode {
         print!("{USAGE}");
         return ExitCode::SUCCESS;
     }
+    let engine = match Engine::from_env() {
+        Ok(engine) => engine,
+        Err(error) => return cannot_start(&error),
+    };
     let mut config = DemoConfig::for_tests();
     if let Some(pkg_dir) = std::env::var_os("E2E_PKG_DIR") {
         config.pkg_dir = pkg_dir.into();
@@ -46,29 +52,30 @@ fn main() -> ExitCode {
         Ok(demo) => Arc::new(demo),
         Err(error) => return cannot_start(&error),
     };
-    // Dropped at the end of main (also on an early return): that kills exactly this chromedriver's PID.
-    let driver = match ChromeDriver::start(&ChromeDriver::binary_from_env()) {
-        Ok(driver) => driver,
-        Err(error) => return cannot_start(&error),
+    // Dropped at the end of main (also on an early return): that kills exactly these servers' PIDs.
+    let drivers = match (Driver::start(engine), Driver::start(engine)) {
+        (Ok(shop), Ok(attacker)) => [shop, attacker],
+        (Err(error), _) | (_, Err(error)) => return cannot_start(&error),
     };
     println!(
-        "interpane demo check: shop {}, widget {}, pay {}, evil {}; chromedriver pid {}\nmode: {}\n",
+        "interpane demo check: shop {}, widget {}, pay {}, evil {}; {engine} WebDriver pids {} and {}\nmode: {}\n",
         demo.origin(Site::Shop),
         demo.origin(Site::Widget),
         demo.origin(Site::Pay),
         demo.origin(Site::Evil),
-        driver.pid(),
-        mode_description()
+        drivers[0].pid(),
+        drivers[1].pid(),
+        mode_description(engine)
     );
     let setup = Setup {
         demo: demo.clone(),
-        driver_url: driver.url(),
-        chromium: chromium_from_env(),
+        engine,
+        driver_urls: [drivers[0].url(), drivers[1].url()],
         screenshot: args.screenshot,
     };
     let report = runtime.block_on(demo_check::run(&setup));
     drop(setup);
-    drop(driver);
+    drop(drivers);
     if let Some(demo) = Arc::into_inner(demo)
         && let Err(error) = runtime.block_on(demo.shutdown())
     {

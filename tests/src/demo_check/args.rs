@@ -4,17 +4,18 @@ use std::path::PathBuf;
 
 /// Printed by `--help`.
 pub const USAGE: &str = "\
-demo-check: drive headless Chromium through the interpane demo and print a table of checks
+demo-check: drive a browser through the interpane demo and print a table of checks
 
 Usage: demo-check [--screenshot PATH]
-       (usually through scripts/demo.sh --check [--screenshot PATH])
+       (usually through scripts/demo.sh --check [--engine chromium|firefox|webkit] [--screenshot PATH])
 
   --screenshot PATH  also save a PNG of the shop page, with the widget's conversation and chips, to PATH
   -h, --help         print this help
 
 The demo server runs in-process on free loopback ports, with the postMessage spy on. Environment:
-  CHROMEDRIVER  the chromedriver binary (default /usr/bin/chromedriver)
-  CHROMIUM      the Chromium binary (default /usr/bin/chromium)
+  E2E_ENGINE    chromium (default), firefox or webkit (WebKitGTK's MiniBrowser: needs a display, e.g. xvfb-run)
+  CHROMEDRIVER, CHROMIUM, GECKODRIVER, FIREFOX, WEBKIT_WEBDRIVER, MINIBROWSER
+                the WebDriver servers and browsers (default: Debian's paths; geckodriver from ~/.cargo/bin)
   E2E_PKG_DIR   the bridge package folder to serve (default bridge/pkg, built by scripts/build-pkg.sh)
   E2E_NATIVE    1: Chromium with native WebMCP (--enable-features=WebMCP; scripts/demo.sh --check --native)
 

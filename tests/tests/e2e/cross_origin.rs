@@ -393,16 +393,33 @@ async fn a_navigated_provider_frame_interrupts_its_calls(t: Ctx) -> E2eResult<()
     check_interrupted(&t).await
 }
 
-/// Switches the session to its window number `index` (0: the first), waiting for it to exist.
-async fn switch_to_window(t: &Ctx, index: usize) -> E2eResult<()> {
+/// Switches the session to the opener or to the popup, waiting for the popup to exist. By `window.opener`, not by
+/// position: the order of WebDriver's window handles is each engine's own (WebKitWebDriver's is not the order of
+/// opening).
+pub(crate) async fn switch_to_window(t: &Ctx, window: Window) -> E2eResult<()> {
     let client = t.session.client();
-    let mut handles = Vec::new();
+    let want_popup = window == Window::Popup;
     let started = std::time::Instant::now();
-    while handles.len() <= index && started.elapsed() < interpane_e2e::session::DEFAULT_WAIT {
-        handles = client.windows().await.map_err(|e| interpane_e2e::E2eError::Check(e.to_string()))?;
+    while started.elapsed() < interpane_e2e::session::DEFAULT_WAIT {
+        let handles = client.windows().await.map_err(|e| interpane_e2e::E2eError::Check(e.to_string()))?;
+        for handle in handles {
+            client.switch_to_window(handle).await.map_err(|e| interpane_e2e::E2eError::Check(e.to_string()))?;
+            if t.session.execute("return window.opener !== null;", vec![]).await? == json!(want_popup) {
+                return Ok(());
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    let handle = handles.get(index).cloned().ok_or_else(|| interpane_e2e::E2eError::Check("no popup window".into()))?;
-    client.switch_to_window(handle).await.map_err(|e| interpane_e2e::E2eError::Check(e.to_string()))
+    Err(interpane_e2e::E2eError::Check(format!("no {window:?} window")))
+}
+
+/// The two windows of a popup case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Window {
+    /// The case's own window, which opened the popup.
+    Opener,
+    /// The window it opened.
+    Popup,
 }
 
 /// The shop opens the widget in a popup. The popup lists and calls the opener's tool; the opener lists the popup's
@@ -415,7 +432,7 @@ async fn an_opener_and_its_popup_call_each_other(t: Ctx) -> E2eResult<()> {
     let state = js(&t, Page::Top, "return await e2e.openPopup(args[0]);", vec![json!(url)]).await?;
     check_eq(state, json!("ready"), "the popup's page")?;
 
-    switch_to_window(&t, 1).await?;
+    switch_to_window(&t, Window::Popup).await?;
     register(&t, Page::Top, echo_tool("popup_tool"), json!({})).await?;
     register(&t, Page::Top, json!({ "name": "popup_endless", "body": "return page.forever();" }), json!({})).await?;
     let popup_tools = [("opener_tool", shop.as_str()), ("popup_endless", &widget), ("popup_tool", &widget)];
@@ -425,7 +442,7 @@ async fn an_opener_and_its_popup_call_each_other(t: Ctx) -> E2eResult<()> {
     check_eq(outcome["value"]["ranAt"].clone(), json!(shop), "the popup calls the opener's tool")?;
     check_bridge_never_posts_to_star(&t).await?;
 
-    switch_to_window(&t, 0).await?;
+    switch_to_window(&t, Window::Opener).await?;
     let listed = list(&t, Page::Top, json!({ "fromOrigins": ["widget"] })).await?;
     check_eq(listed, listing(&[("opener_tool", &shop)]), "what the opener lists without naming the popup")?;
     let listed = list(&t, Page::Top, json!({ "fromOrigins": ["widget"], "windows": ["popup"] })).await?;

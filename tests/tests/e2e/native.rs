@@ -6,13 +6,17 @@ use std::future::Future;
 use interpane_demo_sites::Site;
 use interpane_e2e::browser::{NATIVE_WEBMCP_ARG, own_chromium};
 use interpane_e2e::devtools::{cancel_tool, invoke_tool};
-use interpane_e2e::{Case, Ctx, Doing, E2eResult, case, check, check_eq};
+use interpane_e2e::{Case, Ctx, Doing, E2eResult, Engine, case, check, check_eq};
 use serde_json::{Value, json};
 
 use crate::cross_origin::pages::{Page, embed, go, js, listing, open_top, peer_path, register};
 
+/// The engines that have native WebMCP, and why a native case runs only there.
+pub(crate) const NATIVE_ENGINES: &[Engine] = &[Engine::Chromium];
+pub(crate) const NATIVE_WHY: &str = "native WebMCP and its DevTools domain are Chromium's (--enable-features=WebMCP)";
+
 pub fn cases() -> Vec<Case> {
-    vec![
+    [
         case!("native::what_native_offers", what_native_offers),
         case!("native::readme_flow_works_where_native_exists", readme_flow_works_where_native_exists),
         case!("native::bridge_tools_are_in_the_browsers_registry", bridge_tools_are_in_the_browsers_registry),
@@ -42,6 +46,8 @@ pub fn cases() -> Vec<Case> {
             tools_registered_with_native_after_install_reach_windows_native_does_not
         ),
     ]
+    .map(|case| case.only_in(NATIVE_ENGINES, NATIVE_WHY))
+    .into()
 }
 
 /// Runs `body` with a copy of `t` whose session is a Chromium with native WebMCP of its own; closes that session,

@@ -21,7 +21,7 @@ mod storage;
 #[path = "once_only/tabs.rs"]
 mod tabs;
 
-use interpane_e2e::{Case, case};
+use interpane_e2e::{Case, Engine, case};
 
 pub fn cases() -> Vec<Case> {
     vec![
@@ -48,7 +48,10 @@ pub fn cases() -> Vec<Case> {
             squatter::same_origin_page_cannot_take_a_reloaded_tab
         ),
         case!("once::bridge_loaded_twice_runs_each_call_once", tabs::bridge_loaded_twice_runs_each_call_once),
-        case!("once::session_storage_blocked_for_the_caller", storage::session_storage_blocked_for_the_caller),
+        case!("once::session_storage_blocked_for_the_caller", storage::session_storage_blocked_for_the_caller).only_in(
+            &[Engine::Chromium],
+            "blocks one site's storage through a Chromium profile preference (content_settings)",
+        ),
         case!("once::session_storage_full_at_the_provider", storage::session_storage_full_at_the_provider),
         case!(
             "once::large_results_keep_the_callers_journal_in_storage",

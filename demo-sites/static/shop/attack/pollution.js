@@ -6,6 +6,9 @@ import { loadBridge, withCounterPrefix } from "/common/bridge.js";
 import { settle, showOrigin } from "/common/page.js";
 import { inspect, prototypesNow } from "./inspect.js";
 
+/** The own properties every error of this engine has beside its message (a plain `new Error`'s). */
+const ENGINE_ERROR_KEYS = new Set(Object.getOwnPropertyNames(new Error("probe")).filter((key) => key !== "message"));
+
 /** Sets the frame's src and resolves when it has loaded. */
 function load(frame, src) {
   return new Promise((resolve) => {
@@ -29,7 +32,9 @@ async function outcomeOf(promise) {
       kind: error?.kind ?? null,
       status: error?.status ?? null,
       retryAfter: error?.retryAfter ?? null,
-      ownKeys: Object.getOwnPropertyNames(error).filter((key) => key !== "stack").sort(),
+      // The keys the bridge gave the error: not those every error of this engine has (Chromium's "stack",
+      // Firefox's "fileName", "lineNumber", "columnNumber", WebKit's "line", "column", "sourceURL").
+      ownKeys: Object.getOwnPropertyNames(error).filter((key) => !ENGINE_ERROR_KEYS.has(key)).sort(),
       // TypeError.prototype for a TypeError, Error.prototype for an Error.
       prototypeIsItsClass: Object.getPrototypeOf(error) === globalThis[error?.name]?.prototype,
       // Its own fields, copied as data (an own "__proto__" stays an own key, and is reported).

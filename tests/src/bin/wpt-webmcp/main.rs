@@ -18,8 +18,9 @@ use std::time::{Duration, Instant};
 
 use fantoccini::ClientBuilder;
 use hyper_util::client::legacy::connect::HttpConnector;
-use interpane_e2e::browser::{NATIVE_WEBMCP_ARG, capabilities, chromium_from_env};
-use interpane_e2e::chromedriver::ChromeDriver;
+use interpane_e2e::Engine;
+use interpane_e2e::browser::{NATIVE_WEBMCP_ARG, chromium_capabilities, chromium_from_env};
+use interpane_e2e::driver::Driver;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -133,10 +134,8 @@ async fn run(args: &Args) -> Result<Vec<FileRun>, String> {
     }
     let wpt = args.wpt.canonicalize().map_err(|error| format!("{}: {error}", args.wpt.display()))?;
     let origins = server::serve(wpt, pkg, args.bridge).await.map_err(|error| format!("serving: {error}"))?;
-    let driver = tokio::task::spawn_blocking(|| ChromeDriver::start(&ChromeDriver::binary_from_env()))
-        .await
-        .map_err(|error| format!("starting chromedriver: {error}"))?
-        .map_err(|error| format!("starting chromedriver: {error}"))?;
+    let driver =
+        Driver::start_async(Engine::Chromium).await.map_err(|error| format!("starting chromedriver: {error}"))?;
     let mut runs = Vec::new();
     for file in files {
         let url = format!("{}/webmcp/{file}", origins.main);
@@ -147,9 +146,9 @@ async fn run(args: &Args) -> Result<Vec<FileRun>, String> {
 }
 
 /// One file in a Chromium of its own (nothing a file registers can reach the next one).
-async fn run_file(driver: &ChromeDriver, native: bool, file: String, url: &str) -> FileRun {
+async fn run_file(driver: &Driver, native: bool, file: String, url: &str) -> FileRun {
     let chromium = chromium_from_env();
-    let mut wanted = capabilities(&chromium);
+    let mut wanted = chromium_capabilities(&chromium);
     if let Some(flags) =
         wanted.get_mut("goog:chromeOptions").and_then(|options| options.get_mut("args")).and_then(Value::as_array_mut)
     {

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use interpane_demo_sites::Site;
 use interpane_e2e::browser::own_chromium;
-use interpane_e2e::chromedriver::ChromeDriver;
+use interpane_e2e::driver::Driver;
 use interpane_e2e::session::Session;
 use interpane_e2e::{Ctx, E2eError, E2eResult, check, check_eq};
 use serde_json::{Value, json};
@@ -33,7 +33,7 @@ const MAX_WARNINGS: usize = 10;
 const EXTRA_ARGS: [&str; 2] = ["--enable-precise-memory-info", "--js-flags=--expose-gc"];
 
 /// A chromedriver and a Chromium of this case's own, with [`EXTRA_ARGS`].
-pub(super) async fn precise_memory_session() -> E2eResult<(ChromeDriver, Session)> {
+pub(super) async fn precise_memory_session() -> E2eResult<(Driver, Session)> {
     own_chromium(&EXTRA_ARGS).await
 }
 
@@ -175,7 +175,7 @@ pub async fn a_flood_does_not_stall_the_widget(t: Ctx) -> E2eResult<()> {
 
 /// Closes a session of [`precise_memory_session`], then ends its chromedriver, and returns the case's outcome.
 pub(super) async fn close_precise_memory_session(
-    driver: ChromeDriver,
+    driver: Driver,
     session: Session,
     outcome: E2eResult<()>,
 ) -> E2eResult<()> {

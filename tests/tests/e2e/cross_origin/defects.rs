@@ -241,7 +241,7 @@ pub async fn a_port_message_that_is_no_batch_is_refused_and_the_port_keeps_worki
         &t,
         Page::Frame("w"),
         "const b = window.__b; const channel = new MessageChannel(); b.ourPort = channel.port1; \
-         channel.port1.onmessage = (e) => { const bytes = e.data instanceof Uint8Array; \
+         channel.port1.onmessage = (e) => { const bytes = Object.prototype.toString.call(e.data) === '[object Uint8Array]'; \
            for (const m of JSON.parse(bytes ? new TextDecoder().decode(e.data) : e.data)) b.onOurPort.push({ bytes, m }); }; \
          parent.postMessage({ type: 'WEBMCP_CONNECT', requestId: 'p_bytes', utf8Batches: 1 }, args[0], [channel.port2]); \
          return true;",

@@ -4,6 +4,8 @@
 //! `toolcancel` where it runs are what the cases wait for. A caller that reloads keeps its call (the once-only cases
 //! `once::caller_reload_*` show it runs once and reaches the new page).
 
+use std::time::Duration;
+
 use interpane_demo_sites::Site;
 use interpane_e2e::{Ctx, E2eResult, check_eq};
 use serde_json::json;
@@ -11,6 +13,9 @@ use serde_json::json;
 use super::pages::{
     Page, check_bridge_never_posts_to_star, embed, js, list, open_top, peer_path, register, wait_counter, wait_in,
 };
+
+/// How long a case waits for a stop that must not come (a browser without the Navigation API keeps the call).
+const NO_STOP_WAIT: Duration = Duration::from_millis(1500);
 
 /// How the caller's frame leaves.
 #[derive(Clone, Copy, Debug)]
@@ -27,6 +32,10 @@ enum Leaving {
 /// the frame calls it; once it runs, the frame leaves as `leaving` says. The tool's signal aborts (the shop's
 /// counter `<tool>.aborted`) and `toolcancel` fires at the shop's `document.modelContext` with the tool's name, and
 /// the tool ran once.
+///
+/// In an engine without the Navigation API (WebKitGTK), a frame that navigates, or is navigated, cannot tell that
+/// from a reload: it keeps its call (docs/once-only.md §2, docs/engines.md) and the run goes on, unaborted, until
+/// the frame is removed; then it stops as above, having run once.
 async fn the_run_stops(t: &Ctx, caller: Site, leaving: Leaving) -> E2eResult<()> {
     let tool = format!("waits_{}_{leaving:?}", caller.name()).to_lowercase();
     open_top(t, Site::Shop, &peer_path("bridge", &[])).await?;
@@ -49,7 +58,20 @@ async fn the_run_stops(t: &Ctx, caller: Site, leaving: Leaving) -> E2eResult<()>
             js(t, Page::Top, "return e2e.removeFrame('c');", vec![]).await?;
         }
     }
-    wait_counter(t, Site::Shop, &format!("{tool}.aborted"), 1).await?;
+    let aborted = format!("{tool}.aborted");
+    if !matches!(leaving, Leaving::IsRemoved) && !t.engine().has_navigation_api() {
+        let has_it = js(t, Page::Top, "return 'navigation' in window;", vec![]).await?;
+        check_eq(has_it, json!(false), &format!("whether {} has the Navigation API", t.engine()))?;
+        tokio::time::sleep(NO_STOP_WAIT).await;
+        check_eq(
+            t.counter(Site::Shop, &aborted),
+            0,
+            "aborts after the caller left (without the Navigation API: none)",
+        )?;
+        check_eq(js(t, Page::Top, "return e2e.cancels;", vec![]).await?, json!([]), "the shop's toolcancel events")?;
+        js(t, Page::Top, "return e2e.removeFrame('c');", vec![]).await?;
+    }
+    wait_counter(t, Site::Shop, &aborted, 1).await?;
     let condition = format!("e2e.cancels.includes({}) && e2e.cancels", json!(tool));
     check_eq(wait_in(t, Page::Top, &condition).await?, json!([tool]), "the shop's toolcancel events")?;
     check_eq(t.counter(Site::Shop, &tool), 1, "runs of the tool")?;
@@ -94,11 +116,11 @@ pub async fn a_caller_popup_that_closes_stops_the_run(t: Ctx) -> E2eResult<()> {
     let url = format!("{}{}", t.origin(Site::Widget), peer_path("bridge", &[]));
     let state = js(&t, Page::Top, "return await e2e.openPopup(args[0]);", vec![json!(url)]).await?;
     check_eq(state, json!("ready"), "the popup's page")?;
-    super::switch_to_window(&t, 1).await?;
+    super::switch_to_window(&t, super::Window::Popup).await?;
     list(&t, Page::Top, json!({ "fromOrigins": ["shop"] })).await?;
     js(&t, Page::Top, "return e2e.start(args[0], args[0]);", vec![json!(tool)]).await?;
     wait_counter(&t, Site::Shop, tool, 1).await?;
-    super::switch_to_window(&t, 0).await?;
+    super::switch_to_window(&t, super::Window::Opener).await?;
     js(&t, Page::Top, "return e2e.closePopup();", vec![]).await?;
     wait_counter(&t, Site::Shop, &format!("{tool}.aborted"), 1).await?;
     let condition = format!("e2e.cancels.includes({}) && e2e.cancels", json!(tool));

@@ -5,8 +5,9 @@
 use fantoccini::ClientBuilder;
 use hyper_util::client::legacy::connect::HttpConnector;
 use interpane_demo_sites::Site;
-use interpane_e2e::browser::{capabilities, chromium_from_env};
-use interpane_e2e::chromedriver::ChromeDriver;
+use interpane_e2e::Engine;
+use interpane_e2e::browser::{chromium_capabilities, chromium_from_env};
+use interpane_e2e::driver::Driver;
 use interpane_e2e::{Ctx, E2eError, E2eResult, Session, check_eq};
 use serde_json::json;
 
@@ -20,9 +21,9 @@ fn storage_warnings(global: &str) -> String {
 
 /// A Chromium session whose profile blocks site data ("cookies", which covers sessionStorage) for `origin`
 /// only: its documents get a SecurityError from `sessionStorage`, other origins' frames keep theirs.
-async fn session_blocking_storage_of(driver: &ChromeDriver, origin: &str) -> E2eResult<Session> {
+async fn session_blocking_storage_of(driver: &Driver, origin: &str) -> E2eResult<Session> {
     let chromium = chromium_from_env();
-    let mut capabilities = capabilities(&chromium);
+    let mut capabilities = chromium_capabilities(&chromium);
     // Nested, not dotted: the pattern holds dots, and chromedriver splits dotted preference names.
     let prefs = json!({ "profile": { "content_settings": { "exceptions": { "cookies": {
         format!("{origin},*"): { "setting": 2 }
@@ -30,11 +31,10 @@ async fn session_blocking_storage_of(driver: &ChromeDriver, origin: &str) -> E2e
     if let Some(options) = capabilities.get_mut("goog:chromeOptions").and_then(|o| o.as_object_mut()) {
         options.insert("prefs".into(), prefs);
     }
-    let client = ClientBuilder::new(HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&driver.url())
-        .await
-        .map_err(|error| E2eError::NewSession { binary: chromium, message: error.to_string() })?;
+    let client =
+        ClientBuilder::new(HttpConnector::new()).capabilities(capabilities).connect(&driver.url()).await.map_err(
+            |error| E2eError::NewSession { engine: "chromium", binary: chromium, message: error.to_string() },
+        )?;
     Ok(Session::new(client))
 }
 
@@ -44,7 +44,7 @@ async fn session_blocking_storage_of(driver: &ChromeDriver, origin: &str) -> E2e
 /// exactly once: nothing re-sends it.
 pub async fn session_storage_blocked_for_the_caller(t: Ctx) -> E2eResult<()> {
     // A chromedriver of this case's own (the shared one is not reachable from a case), killed by its PID on drop.
-    let driver = ChromeDriver::start(&ChromeDriver::binary_from_env())?;
+    let driver = Driver::start_async(Engine::Chromium).await?;
     let session = session_blocking_storage_of(&driver, t.origin(Site::Shop)).await?;
     let outcome = blocked_caller(&t, &session).await;
     let closed = session.close().await;
