@@ -36,6 +36,10 @@ pub enum BridgeError {
     /// The page lacks a browser feature the bridge needs.
     #[error("this page has no {0}, which the bridge needs")]
     Unsupported(&'static str),
+    /// The browser's random numbers failed (`crypto.getRandomValues` threw): the bridge makes its ids and the tab's
+    /// secret only from them, never from the clock.
+    #[error("the bridge cannot install: {0}")]
+    Randomness(#[from] interpane_policy::session::EntropyError),
 }
 
 impl BridgeError {

@@ -13,16 +13,19 @@ pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Driver>, BridgeE
     if let Some(driver) = Driver::installed() {
         return Ok(driver);
     }
+    // Before anything changes in the page: without random numbers there is no bridge.
+    let mut entropy = crate::random::CryptoEntropy;
+    let fresh = crate::tab::FreshTab::draw(&mut entropy)?;
     for warning in options.expose_tools_to.warnings() {
         console::warn(&format!("expose-tools-to: {warning}"));
     }
     let native = crate::native::adopt().is_some();
-    let driver = Driver::install(options, native)?;
+    let driver = Driver::install(options, native, entropy)?;
     if native {
         crate::native::connect(&driver);
     }
     // Which tab and frame this page is decides which journal entries are its own; the journals open after.
-    crate::tab::claim_owner(driver.clone());
+    crate::tab::claim_owner(driver.clone(), fresh);
     crate::forms::start(&driver);
     Ok(driver)
 }

@@ -15,25 +15,38 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use interpane_policy::journal::Owner;
+use interpane_policy::session::{Entropy, EntropyError, id_text};
 use interpane_policy::tab_probe::{self, ClaimEffect, ClaimInput, ClaimOutcome, Nonce, TabClaim};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::driver::Driver;
+use crate::random::CryptoEntropy;
 use crate::store::{AliveMarker, RawStore};
-use crate::{console, js, random};
+use crate::{console, js};
 
 const TAB_KEY: &str = "webmcp:tab";
 /// The tab's public label, renewed with the tab id.
 const LABEL_KEY: &str = "webmcp:tab-label";
 
-fn new_tab_id() -> String {
-    random::random_id("t").unwrap_or_else(|_| format!("t{}", js_sys::Date::now() as u64))
+/// A new tab id and its label, drawn when the bridge installs, so that a page whose random numbers fail does not
+/// install rather than name its tab after the clock: the tab id is what proves a tab's journals are its own, and a
+/// time can be guessed. They are used when sessionStorage holds no tab id, or holds a live tab's (this page is a
+/// copy).
+pub(crate) struct FreshTab {
+    tab: String,
+    label: String,
 }
 
-fn new_label() -> String {
-    random::random_id("l").unwrap_or_else(|_| format!("l{}", js_sys::Date::now() as u64))
+impl FreshTab {
+    /// 128 random bits each, in URL-safe base64 after their prefix (`t`, `l`), as the session writes its ids.
+    pub fn draw(entropy: &mut CryptoEntropy) -> Result<Self, EntropyError> {
+        let mut bytes = [0u8; 32];
+        entropy.fill(&mut bytes)?;
+        let (tab, label) = bytes.split_at(16);
+        Ok(Self { tab: id_text("t", tab), label: id_text("l", label) })
+    }
 }
 
 /// Claims the tab `tab` for this page in `slot`: `true` unless a live page of the same tab and slot proved itself
@@ -112,7 +125,7 @@ fn outcome_name(outcome: ClaimOutcome) -> &'static str {
 }
 
 /// Learns who this page is, opens its journals and resumes its calls; work that needs the journals waits.
-pub(crate) fn claim_owner(driver: Rc<Driver>) {
+pub(crate) fn claim_owner(driver: Rc<Driver>, fresh: FreshTab) {
     wasm_bindgen_futures::spawn_local(async move {
         let session = driver.options.session_storage;
         let slot = js::frame_path();
@@ -129,26 +142,26 @@ pub(crate) fn claim_owner(driver: Rc<Driver>) {
             .as_ref()
             .and(raw.get(LABEL_KEY))
             .filter(|l| Owner::new(l.clone(), "top").is_ok())
-            .unwrap_or_else(new_label);
-        let mut tab = stored.unwrap_or_else(new_tab_id);
+            .unwrap_or_else(|| fresh.label.clone());
+        let mut tab = stored.unwrap_or_else(|| fresh.tab.clone());
         if let RawStore::Session(storage) = &raw {
             let _ = storage.set_item(TAB_KEY, &tab);
             let _ = storage.set_item(LABEL_KEY, &label);
             if !claim(&tab, &slot).await {
-                // A copy of a live tab: its calls are the original's, not ours.
-                tab = new_tab_id();
-                label = new_label();
+                // A copy of a live tab: its calls are the original's, not ours. (A fresh tab id is nobody's but
+                // this page's, so the claim that failed was of a stored one, and the fresh pair is still unused.)
+                (tab, label) = (fresh.tab, fresh.label);
                 let _ = storage.set_item(TAB_KEY, &tab);
                 let _ = storage.set_item(LABEL_KEY, &label);
                 claim(&tab, &slot).await;
             }
         }
-        let owner = match Owner::new(tab, slot) {
+        let owner = match Owner::new(tab.clone(), slot) {
             Ok(owner) => owner,
             Err(error) => {
                 console::warn(&format!("cannot name this page for its journal ({error}); using memory only"));
                 raw = RawStore::Memory(Default::default());
-                match Owner::new(new_tab_id(), "top") {
+                match Owner::new(tab, "top") {
                     Ok(owner) => owner,
                     Err(_) => return,
                 }

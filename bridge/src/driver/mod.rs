@@ -30,6 +30,7 @@ pub(crate) use handles::{Handler, Handles, JsResult, ToolHandle, Waiter, windows
 use crate::BridgeError;
 use crate::listeners::Listeners;
 use crate::options::Options;
+use crate::random::CryptoEntropy;
 use crate::store::RawStore;
 
 /// The session as the driver keeps it: recording what it receives in a build with the feature `record`.
@@ -97,13 +98,13 @@ impl Driver {
         self.session.borrow().tape_json()
     }
 
-    /// Installs the page's driver (or returns the one installed). `native`: the page has the browser's own WebMCP.
-    pub fn install(options: Options, native: bool) -> Result<Rc<Driver>, BridgeError> {
+    /// Installs the page's driver (or returns the one installed). `native`: the page has the browser's own WebMCP;
+    /// `entropy`: the page's random numbers, which gave the tab's new ids already.
+    pub fn install(options: Options, native: bool, entropy: CryptoEntropy) -> Result<Rc<Driver>, BridgeError> {
         if let Some(driver) = Self::installed() {
             return Ok(driver);
         }
         let window = web_sys::window().ok_or(BridgeError::Unsupported("window"))?;
-        let entropy = crate::random::CryptoEntropy::new()?;
         let own_origin = WindowOrigin::from_browser(&window.origin());
         let mut config = Config::new(own_origin, options.expose_tools_to.clone());
         config.limits = options.limits.clone();

@@ -4,14 +4,15 @@
 //! any of them (answer, announce, fire `toolstatus`) never panics either.
 
 use interpane_policy::calls_channel::{ChannelMessage, decode, encode_statuses};
-use interpane_policy::session::{Config, Entropy, Input, Session};
+use interpane_policy::session::{Config, Entropy, EntropyError, Input, Session};
 use interpane_policy::{OriginList, WindowOrigin};
 use libfuzzer_sys::fuzz_target;
 
 struct Zeros;
 impl Entropy for Zeros {
-    fn fill(&mut self, bytes: &mut [u8]) {
+    fn fill(&mut self, bytes: &mut [u8]) -> Result<(), EntropyError> {
         bytes.fill(0);
+        Ok(())
     }
 }
 

@@ -73,7 +73,14 @@ impl Session {
         };
         let origin = target.origin.serialization().to_owned();
         let provider = ProviderWindow::new(origin, target.locator.to_string(), target.bridge);
-        let wire_id = self.ids.request_id("c_");
+        let wire_id = match self.ids.request_id("c_") {
+            Ok(wire_id) => wire_id,
+            Err(error) => {
+                // No call without an unguessable id: one of zeros or of the clock answers to another page's guess.
+                let error = ToolError::new(ErrorKind::Refused, format!("the call was not made: {error}"));
+                return self.effects.push_back(Effect::Settle { waiter, outcome: CallOutcome::Failed(error) });
+            }
+        };
         let call = NewCall { call_id, wire_id: wire_id.clone(), tool, provider, args };
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };

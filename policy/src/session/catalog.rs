@@ -129,9 +129,10 @@ impl Session {
             })
             .filter(|origin| own.as_ref() != Some(origin))
             .collect();
+        let exposure = spec.exposed_to.clone();
         self.catalog.tools.push(LocalTool { spec, registration });
         if !quiet {
-            self.announce_tools_changed();
+            self.announce_tools_changed(exposure.as_ref());
             if !exposed.is_empty() {
                 self.effects.push_back(Effect::PostAround { message: Message::ToolsChanged, origins: exposed });
             }
@@ -158,7 +159,7 @@ impl Session {
             self.effects.push_back(Effect::FromNative(tool.registration));
         }
         if !quiet {
-            self.announce_tools_changed();
+            self.announce_tools_changed(tool.spec.exposed_to.as_ref());
         }
         Some(tool.registration)
     }
@@ -169,19 +170,19 @@ impl Session {
         self.catalog.tools.iter().any(|t| t.visible_to(caller, own, list))
     }
 
-    /// Tells the windows that listed this page's tools that they changed — those whose origin saw one before the
-    /// change or sees one after it; an origin that sees nothing either way learns nothing of tools hidden from it —
-    /// and fires `toolchange`.
-    pub(crate) fn announce_tools_changed(&mut self) {
+    /// Tells the windows that listed this page's tools that they changed — only those whose origin can see the
+    /// tool that changed (`exposed_to`: its own `exposedTo`, `None` for the page's list), which is the same tool
+    /// before the change and after it: a window lists the same tools as before when it cannot, so it hears nothing,
+    /// and an origin learns nothing of tools hidden from it — and fires `toolchange` in this page.
+    pub(crate) fn announce_tools_changed(&mut self, exposed_to: Option<&OriginList>) {
         let mut told = Vec::new();
         let (own, list) = (self.config.own_origin.clone(), self.config.expose_tools_to.clone());
         let catalog = &self.catalog;
         for peer in self.peers.iter_mut().filter(|p| p.listed_ours && p.id != PeerId::SELF && p.bridge) {
-            let sees_now = catalog.tools.iter().any(|t| t.visible_to(&peer.origin, &own, &list));
-            if peer.sees_ours || sees_now {
+            if tool_visible_to(&peer.origin, &own, exposed_to, &list) {
                 told.push(peer.id);
             }
-            peer.sees_ours = sees_now;
+            peer.sees_ours = catalog.tools.iter().any(|t| t.visible_to(&peer.origin, &own, &list));
         }
         for peer in told {
             self.send(peer, &Message::ToolsChanged);

@@ -116,7 +116,8 @@ impl Session {
             self.forms.entries.insert(form, entry);
         }
         if changed {
-            self.announce_tools_changed();
+            // A form's tool is exposed by the page's list, before and after the change.
+            self.announce_tools_changed(None);
         }
     }
 

@@ -44,14 +44,17 @@ impl Session {
     /// calls, which it made and sees refused, a call through native is known to the page only through the bridge.
     fn refuse_from_native(&mut self, waiter: WaiterId, tool: &str, error: ToolError) {
         let outcome = CallOutcome::Failed(error);
-        self.effects.push_back(Effect::ToolResult(Finished {
-            call_id: self.ids.request_id("c_").to_string(),
-            name: tool.to_owned(),
-            origin: self.config.own_origin.clone(),
-            outcome: outcome.clone(),
-            duration_ms: 0,
-            recovered: false,
-        }));
+        // Without random numbers for its callId, the page hears nothing of it; native's caller still gets the error.
+        if let Ok(call_id) = self.ids.request_id("c_") {
+            self.effects.push_back(Effect::ToolResult(Finished {
+                call_id: call_id.to_string(),
+                name: tool.to_owned(),
+                origin: self.config.own_origin.clone(),
+                outcome: outcome.clone(),
+                duration_ms: 0,
+                recovered: false,
+            }));
+        }
         self.effects.push_back(Effect::Settle { waiter, outcome });
     }
 }

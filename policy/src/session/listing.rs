@@ -76,6 +76,9 @@ impl Session {
         }
         origins.dedup();
         let mut on_port = Vec::with_capacity(targets.len());
+        // A window is asked only with an unguessable request id: when the page's random numbers fail, it is not
+        // asked (the listing ends at its time limit) and the page is warned.
+        let mut unasked = false;
         for (window, locator) in &targets {
             if let Some(facts) = self.windows.get_mut(window) {
                 if locator.is_known() {
@@ -94,13 +97,19 @@ impl Session {
                 .and_then(|p| p.origin.tuple().filter(|o| origins.contains(o)).map(|o| (p.id, o.clone())));
             on_port.push(connected.as_ref().map(|(peer, _)| *peer));
             if let Some((peer, origin)) = connected {
-                let request_id = self.ids.request_id("g_");
+                let Ok(request_id) = self.ids.request_id("g_") else {
+                    unasked = true;
+                    continue;
+                };
                 self.listing.asked.insert(request_id.clone(), Asked { listing: id, window: *window, origin });
                 self.send(peer, &Message::GetToolsRequest { request_id, bridge: true });
                 continue;
             }
             for origin in &origins {
-                let request_id = self.ids.request_id("g_");
+                let Ok(request_id) = self.ids.request_id("g_") else {
+                    unasked = true;
+                    break;
+                };
                 self.listing
                     .asked
                     .insert(request_id.clone(), Asked { listing: id, window: *window, origin: origin.clone() });
@@ -112,6 +121,9 @@ impl Session {
                     open_port: None,
                 });
             }
+        }
+        if unasked {
+            self.effects.push_back(Effect::Warn(NOT_ASKED.to_owned()));
         }
         let answered = vec![false; targets.len()];
         let empty = targets.is_empty();
@@ -223,8 +235,9 @@ impl Session {
         let Some((window, origin)) = ready.and_then(|peer| Some((peer.window, peer.origin.tuple()?.clone()))) else {
             return;
         };
+        // Without random numbers for the handshake's id there is no port: the peer is reached by window messages.
+        let Ok(request_id) = self.ids.request_id("p_") else { return };
         let port = self.new_port_id();
-        let request_id = self.ids.request_id("p_");
         let Some(peer) = self.peers.get_mut(peer_id) else { return };
         peer.connecting = Some((request_id.clone(), Link::new(port)));
         self.peers.note_port(port, peer_id, PortSide::Ours);
@@ -289,6 +302,9 @@ impl Session {
         self.ask_for_tools(vec![target], only, &[], timeout, ListWaiter::Relist);
     }
 }
+
+/// The warning of a listing that could not ask a window.
+const NOT_ASKED: &str = "getTools left windows unasked: random numbers failed";
 
 /// How many origins a page relists on their change notices (those it named in `fromOrigins` and those that told it
 /// of a tool exposed to it), so that windows sending notices from many origins cannot grow the list without end.

@@ -25,12 +25,15 @@
 //!
 //! ```
 //! # #[cfg(feature = "url")] {
-//! use interpane_policy::session::{Answer, Config, Effect, Entropy, Input, Session, ToolSpec};
+//! use interpane_policy::session::{Answer, Config, Effect, Entropy, EntropyError, Input, Session, ToolSpec};
 //! use interpane_policy::{OriginList, ToolName, WindowOrigin};
 //!
 //! struct Fixed;
 //! impl Entropy for Fixed {
-//!     fn fill(&mut self, bytes: &mut [u8]) { bytes.fill(7) }
+//!     fn fill(&mut self, bytes: &mut [u8]) -> Result<(), EntropyError> {
+//!         bytes.fill(7);
+//!         Ok(())
+//!     }
 //! }
 //!
 //! let shop = WindowOrigin::from_browser("https://shop.example");
@@ -82,7 +85,7 @@ pub use io::{
     ListRequest, ListedTool, ObservedCall, ObservedStatus, RunResult, ToolSpec, WindowFacts,
 };
 pub use journals::JournalsOpening;
-pub use random::{Entropy, id_text};
+pub use random::{Entropy, EntropyError, id_text};
 pub use timers::{ACK_BATCH, ACK_DELAY_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
 
 use crate::envelope::{Decoded, EnvelopeError, Message, decode, decode_batch};

@@ -14,8 +14,8 @@ use interpane_policy::call_args::ArgsForm;
 use interpane_policy::envelope::Message;
 use interpane_policy::journal::{JournalConfig, JournalStore, MemoryStore, Owner};
 use interpane_policy::session::{
-    Answer, CallRequest, CallTarget, Config, Effect, Entropy, Input, JournalsOpening, ListRequest, Locator, PeerId,
-    PortId, Registration, ToolSpec, WaiterId, WindowId,
+    Answer, CallRequest, CallTarget, Config, Effect, Entropy, EntropyError, Input, JournalsOpening, ListRequest,
+    Locator, PeerId, PortId, Registration, ToolSpec, WaiterId, WindowId,
 };
 
 #[cfg(not(feature = "record"))]
@@ -39,13 +39,31 @@ impl Seeded {
 }
 
 impl Entropy for Seeded {
-    fn fill(&mut self, bytes: &mut [u8]) {
+    fn fill(&mut self, bytes: &mut [u8]) -> Result<(), EntropyError> {
         for byte in bytes {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
             *byte = (self.0 >> 24) as u8;
         }
+        Ok(())
+    }
+}
+
+/// [`Seeded`] bytes while the switch is on; while it is off, every draw fails (after writing zeros, as a source that
+/// fails halfway might leave them), as `crypto.getRandomValues` does when it throws.
+pub struct Switched {
+    pub on: Rc<std::cell::Cell<bool>>,
+    pub bytes: Seeded,
+}
+
+impl Entropy for Switched {
+    fn fill(&mut self, bytes: &mut [u8]) -> Result<(), EntropyError> {
+        if self.on.get() {
+            return self.bytes.fill(bytes);
+        }
+        bytes.fill(0);
+        Err(EntropyError("crypto.getRandomValues threw OperationError: the test's source is off".to_owned()))
     }
 }
 
@@ -121,7 +139,7 @@ impl Page {
         let expose = OriginList::parse(expose).expect("a valid expose-tools-to list");
         let mut config = Config::new(WindowOrigin::from_browser(origin), expose);
         config.limits = limits;
-        Page::with_config(config, seed)
+        Page::with_config(config, Box::new(Seeded::new(seed)))
     }
 
     /// A page whose browser has native WebMCP: its tools are registered there too.
@@ -129,16 +147,17 @@ impl Page {
         let expose = OriginList::parse(expose).expect("a valid expose-tools-to list");
         let mut config = Config::new(WindowOrigin::from_browser(origin), expose);
         config.native = true;
-        Page::with_config(config, 1)
+        Page::with_config(config, Box::new(Seeded::new(1)))
     }
 
-    fn with_config(config: Config, seed: u64) -> Self {
-        Self {
-            session: PageSession::new(config, Box::new(Seeded::new(seed))),
-            store: MemoryStore::new(),
-            effects: Vec::new(),
-            now: T0,
-        }
+    /// A page whose random bytes come from `entropy`.
+    pub fn with_entropy(origin: &str, expose: &str, entropy: Box<dyn Entropy>) -> Self {
+        let expose = OriginList::parse(expose).expect("a valid expose-tools-to list");
+        Page::with_config(Config::new(WindowOrigin::from_browser(origin), expose), entropy)
+    }
+
+    fn with_config(config: Config, entropy: Box<dyn Entropy>) -> Self {
+        Self { session: PageSession::new(config, entropy), store: MemoryStore::new(), effects: Vec::new(), now: T0 }
     }
 
     /// Takes what the session queued since the last call, keeping a copy in `effects`; writes the journals to

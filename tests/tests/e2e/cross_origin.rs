@@ -79,6 +79,10 @@ pub fn cases() -> Vec<Case> {
             a_parent_hears_of_a_same_origin_frames_new_tool
         ),
         case!(
+            "cross::a_frames_tool_for_a_third_origin_is_no_change_for_its_parent",
+            a_frames_tool_for_a_third_origin_is_no_change_for_its_parent
+        ),
+        case!(
             "cross::tool_change_notices_skip_origins_that_see_no_tool",
             defects::tool_change_notices_skip_origins_that_see_no_tool
         ),
@@ -356,6 +360,63 @@ async fn a_parent_hears_of_a_same_origin_frames_new_tool(t: Ctx) -> E2eResult<()
     wait_in(&t, Page::Top, &format!("e2e.toolchanges > {before}")).await?;
     let listed = list(&t, Page::Top, json!({})).await?;
     check_eq(listed, listing(&[("sibling_late", t.origin(Site::Shop))]), "the shop's list without fromOrigins")?;
+    check_bridge_never_posts_to_star(&t).await.map(drop)
+}
+
+/// Records the types of the messages in every batch a page posts on a port (`window.__portTypes`): the spy log
+/// gives a port post's JavaScript type only.
+const RECORD_PORT_TYPES: &str = "window.__portTypes = []; const post = MessagePort.prototype.postMessage; \
+    MessagePort.prototype.postMessage = function (data, ...rest) { \
+      try { const text = typeof data === 'string' ? data : new TextDecoder().decode(data); \
+        for (const m of JSON.parse(text)) window.__portTypes.push(m.type); } catch {} \
+      return post.call(this, data, ...rest); }; return true;";
+
+/// How many `WEBMCP_TOOLS_CHANGED` `page` posted to the shop: in batches on a port (it has one port, the shop's),
+/// or by window at the shop's origin.
+async fn notices_to_shop(t: &Ctx, page: Page) -> E2eResult<u64> {
+    let count = "return window.__portTypes.filter((type) => type === 'WEBMCP_TOOLS_CHANGED').length;";
+    let on_port = js(t, page, count, vec![]).await?.as_u64().unwrap_or(0);
+    let shop = t.origin(Site::Shop);
+    let log = spy_log(t, page).await?;
+    let notice = |r: &&interpane_e2e::spy::PostRecord| {
+        r.message_type == "WEBMCP_TOOLS_CHANGED" && r.target_origin.as_deref() == Some(shop)
+    };
+    Ok(on_port + log.iter().filter(notice).count() as u64)
+}
+
+/// A window hears of a change only when what it can list changed (issue 37; web-platform-tests'
+/// exposedTo-cross-origin-child, "Iframe exposes tool to origin that is neither its own nor its parent's"): the
+/// widget frame, whose tool the shop listed, registers a tool exposed to pay only and tells the shop nothing (it told
+/// every window that saw any of its tools, so the shop listed again and fired `toolchange`); its next tool, exposed
+/// to the shop, is announced, fires `toolchange` and is listed. The widget's notices to the shop travel in batches on
+/// their private port (or by window at the shop's origin), which are counted where the widget posts them, so that
+/// nothing waits for a notice that should not come.
+async fn a_frames_tool_for_a_third_origin_is_no_change_for_its_parent(t: Ctx) -> E2eResult<()> {
+    open_pair(&t, "bridge", "bridge").await?;
+    let (frame, widget) = (Page::Frame("w"), t.origin(Site::Widget));
+    js(&t, frame, RECORD_PORT_TYPES, vec![]).await?;
+    let from = json!({ "fromOrigins": ["widget"] });
+    register(&t, frame, echo_tool("for_shop"), json!({ "exposedTo": ["shop"] })).await?;
+    check_eq(list(&t, Page::Top, from.clone()).await?, listing(&[("for_shop", widget)]), "the shop's first list")?;
+    // The widget answers the shop's WEBMCP_CONNECT on the port it was given: from then on, the port is theirs.
+    wait_in(&t, frame, "window.__postMessageLog.some((r) => r.via === 'port')").await?;
+    let before = notices_to_shop(&t, frame).await?;
+    let changes = js(&t, Page::Top, "return e2e.toolchanges;", vec![]).await?;
+
+    register(&t, frame, echo_tool("for_pay"), json!({ "exposedTo": ["pay"] })).await?;
+    check_eq(
+        notices_to_shop(&t, frame).await?,
+        before,
+        "the widget's notices to the shop after its tool for pay only",
+    )?;
+
+    register(&t, frame, echo_tool("for_shop_too"), json!({ "exposedTo": ["shop"] })).await?;
+    check(notices_to_shop(&t, frame).await? > before, || {
+        "the widget told the shop nothing of a tool for it".to_owned()
+    })?;
+    wait_in(&t, Page::Top, &format!("e2e.toolchanges > {changes}")).await?;
+    let listed = list(&t, Page::Top, from).await?;
+    check_eq(listed, listing(&[("for_shop", widget), ("for_shop_too", widget)]), "the shop's list at the end")?;
     check_bridge_never_posts_to_star(&t).await.map(drop)
 }
 

@@ -15,12 +15,15 @@
 //!
 //! ```
 //! use interpane_policy::session::tape::{Recorder, replay};
-//! use interpane_policy::session::{Config, Effect, Entropy, Input, ToolSpec};
+//! use interpane_policy::session::{Config, Effect, Entropy, EntropyError, Input, ToolSpec};
 //! use interpane_policy::{OriginList, ToolName, WindowOrigin};
 //!
 //! struct Fixed;
 //! impl Entropy for Fixed {
-//!     fn fill(&mut self, bytes: &mut [u8]) { bytes.fill(7) }
+//!     fn fill(&mut self, bytes: &mut [u8]) -> Result<(), EntropyError> {
+//!         bytes.fill(7);
+//!         Ok(())
+//!     }
 //! }
 //!
 //! let config = Config::new(WindowOrigin::from_browser("https://shop.example"), OriginList::empty());
@@ -73,6 +76,8 @@ pub enum Step {
     WriteJournals,
     /// The session drew entropy: these bytes.
     Entropy(Vec<u8>),
+    /// The session drew entropy and the source failed, saying this.
+    NoEntropy(String),
     /// The session called the storage it was handed, and this came back.
     Store(StoreCall),
     /// [`Session::poll_effect`](super::Session::poll_effect) gave this effect (`Debug` text).

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{Step, StoreCall, StoreRefusal};
 use crate::journal::{JournalStore, StoreError};
-use crate::session::{Answer, Config, Effect, Entropy, Input, JournalsOpening, Session};
+use crate::session::{Answer, Config, Effect, Entropy, EntropyError, Input, JournalsOpening, Session};
 
 /// The steps recorded so far, each as JSON (an input is written before the session takes it).
 type Steps = Rc<RefCell<Vec<Value>>>;
@@ -113,9 +113,13 @@ struct RecordedEntropy {
 }
 
 impl Entropy for RecordedEntropy {
-    fn fill(&mut self, bytes: &mut [u8]) {
-        self.inner.fill(bytes);
-        push(&self.steps, &Step::Entropy(bytes.to_vec()));
+    fn fill(&mut self, bytes: &mut [u8]) -> Result<(), EntropyError> {
+        let drawn = self.inner.fill(bytes);
+        match &drawn {
+            Ok(()) => push(&self.steps, &Step::Entropy(bytes.to_vec())),
+            Err(error) => push(&self.steps, &Step::NoEntropy(error.0.clone())),
+        }
+        drawn
     }
 }
 

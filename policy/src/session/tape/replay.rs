@@ -8,7 +8,7 @@ use thiserror::Error;
 
 use super::{Step, StoreCall, StoreRefusal, Tape};
 use crate::journal::{JournalStore, StoreError};
-use crate::session::{Entropy, Session};
+use crate::session::{Entropy, EntropyError, Session};
 
 /// How a replay went where it matched the recording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -50,7 +50,8 @@ pub fn replay(json: &str) -> Result<ReplayReport, ReplayError> {
     for (at, step) in tape.steps.into_iter().enumerate() {
         let mut feed_mut = feed.borrow_mut();
         match step {
-            Step::Entropy(bytes) => feed_mut.entropy.push_back((at, bytes)),
+            Step::Entropy(bytes) => feed_mut.entropy.push_back((at, Ok(bytes))),
+            Step::NoEntropy(error) => feed_mut.entropy.push_back((at, Err(error))),
             Step::Store(call) => feed_mut.store.push_back((at, call)),
             other => doors.push((at, other)),
         }
@@ -104,7 +105,7 @@ pub fn replay(json: &str) -> Result<ReplayReport, ReplayError> {
             }
             Step::Answer(recorded) => return Err(diverged(recorded, "an answer without an input".to_owned())),
             // Set aside above: the session takes them when it asks.
-            Step::Entropy(_) | Step::Store(_) => {}
+            Step::Entropy(_) | Step::NoEntropy(_) | Step::Store(_) => {}
         }
         if let Some(error) = feed.borrow_mut().diverged.take() {
             return Err(error);
@@ -129,7 +130,8 @@ pub fn replay(json: &str) -> Result<ReplayReport, ReplayError> {
 /// What the tape gives the replayed session when it asks: entropy and storage replies, in recorded order.
 #[derive(Default)]
 struct Feed {
-    entropy: VecDeque<(usize, Vec<u8>)>,
+    /// Each draw's bytes, or what the failed source said.
+    entropy: VecDeque<(usize, Result<Vec<u8>, String>)>,
     store: VecDeque<(usize, StoreCall)>,
     entropy_draws: usize,
     store_calls: usize,
@@ -173,19 +175,23 @@ struct ReplayEntropy {
 }
 
 impl Entropy for ReplayEntropy {
-    fn fill(&mut self, bytes: &mut [u8]) {
+    fn fill(&mut self, bytes: &mut [u8]) -> Result<(), EntropyError> {
         let mut feed = self.feed.borrow_mut();
+        let replayed = format!("a draw of {} bytes", bytes.len());
         match feed.entropy.pop_front() {
-            Some((_, recorded)) if recorded.len() == bytes.len() => {
+            Some((_, Ok(recorded))) if recorded.len() == bytes.len() => {
                 bytes.copy_from_slice(&recorded);
                 feed.entropy_draws += 1;
+                return Ok(());
             }
-            Some((at, recorded)) => {
-                let (recorded, replayed) = (recorded.len(), bytes.len());
-                feed.diverge(at, format!("a draw of {recorded} bytes"), format!("a draw of {replayed} bytes"));
+            Some((_, Err(error))) => {
+                feed.entropy_draws += 1;
+                return Err(EntropyError(error));
             }
-            None => feed.diverge(usize::MAX, "no more entropy".to_owned(), format!("a draw of {} bytes", bytes.len())),
+            Some((at, Ok(recorded))) => feed.diverge(at, format!("a draw of {} bytes", recorded.len()), replayed),
+            None => feed.diverge(usize::MAX, "no more entropy".to_owned(), replayed),
         }
+        Err(EntropyError("the tape holds no such draw".to_owned()))
     }
 }
 
