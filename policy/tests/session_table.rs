@@ -248,6 +248,48 @@ fn a_tool_for_a_third_origin_is_announced_to_no_window_that_cannot_see_it() {
     assert_eq!(widget.drain(), vec![post(1, SHOP, Message::ToolsChanged), Effect::ToolChange]);
 }
 
+/// A notice makes a page list the window again, and `toolchange` fires only when that window's list changed (issue
+/// 37: a window hears `toolchange` only when what it can list changed): a window that sends notices while its list
+/// stays the same, as an old bridge or a hostile page may, fires nothing.
+#[test]
+fn a_notice_fires_toolchange_only_when_the_windows_list_changed() {
+    let mut shop = shop();
+    let frame = WindowFacts { locator: Locator::Frame(0), ancestor: false };
+    assert_eq!(shop.task(Input::WindowSeen { window: WindowId(5), facts: frame }), vec![]);
+    // Each notice: the relist after the debounce (300 ms), answered at once with `tools`; what the answer's task
+    // queued.
+    let mut at = T0;
+    let mut notice_then_answer = |shop: &mut Page, tools: Vec<ToolDescriptor>| {
+        assert_eq!(shop.task(from_window(5, WIDGET, &Message::ToolsChanged)), vec![]);
+        at += 300;
+        let asked: Vec<RequestId> = shop
+            .advance_to(at)
+            .into_iter()
+            .filter_map(|effect| match effect {
+                Effect::Post {
+                    window: WindowId(5),
+                    origin,
+                    message: Message::GetToolsRequest { request_id, .. },
+                    ..
+                } if origin.as_str() == WIDGET => Some(request_id),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(asked.len(), 1, "one relist per notice at the widget's origin: {asked:?}");
+        let response = GetToolsResponse { request_id: asked[0].clone(), tools, bridge: false };
+        shop.task(from_window(5, WIDGET, &Message::GetToolsResponse(response)))
+    };
+    let one = vec![descriptor("for_shop", WIDGET)];
+    let two = vec![descriptor("for_shop", WIDGET), descriptor("also_for_shop", WIDGET)];
+    assert_eq!(notice_then_answer(&mut shop, one.clone()), vec![Effect::ToolChange], "a first tool");
+    assert_eq!(notice_then_answer(&mut shop, one.clone()), vec![], "the same list again");
+    assert_eq!(notice_then_answer(&mut shop, one.clone()), vec![], "and again");
+    assert_eq!(notice_then_answer(&mut shop, two), vec![Effect::ToolChange], "a tool more");
+    assert_eq!(notice_then_answer(&mut shop, one), vec![Effect::ToolChange], "a tool less");
+    assert_eq!(notice_then_answer(&mut shop, vec![]), vec![Effect::ToolChange], "none left");
+    assert_eq!(notice_then_answer(&mut shop, vec![]), vec![], "still none");
+}
+
 #[test]
 fn a_new_tool_is_announced_at_its_exposed_origins_and_a_window_there_lists_it() {
     // The provider: a tool exposed to the shop (and to its own origin, which needs no notice) is announced to the

@@ -31,6 +31,10 @@ pub(crate) struct Listing {
     /// Which origins' tools are returned besides the page's own.
     from_origins: OriginList,
     waiters: Vec<ListWaiter>,
+    /// Whether an answer changed what a window lists: a relist fires `toolchange` only then, so that a window hears
+    /// of a change only when what it can list changed (a notice from a window whose list stayed the same, or from
+    /// one that sends notices at will, fires nothing).
+    changed: bool,
 }
 
 impl Session {
@@ -127,7 +131,8 @@ impl Session {
         }
         let answered = vec![false; targets.len()];
         let empty = targets.is_empty();
-        self.listing.listings.insert(id, Listing { targets, answered, on_port, from_origins, waiters: vec![waiter] });
+        let waiters = vec![waiter];
+        self.listing.listings.insert(id, Listing { targets, answered, on_port, from_origins, waiters, changed: false });
         if empty {
             self.finish_listing(id);
         } else {
@@ -157,7 +162,9 @@ impl Session {
             .and_then(|l| l.targets.iter().find(|(w, _)| *w == asked.window).map(|(_, l)| l.clone()))
             .unwrap_or(Locator::Unknown);
         let peer_id = self.peers.upsert(asked.window, &asked.origin, &locator);
+        let mut changed = false;
         if let Some(peer) = self.peers.get_mut(peer_id) {
+            changed = peer.tools != tools;
             peer.tools = tools;
             peer.bridge |= bridge;
         }
@@ -166,6 +173,7 @@ impl Session {
         }
         let done = match self.listing.listings.get_mut(&asked.listing) {
             Some(listing) => {
+                listing.changed |= changed;
                 if let Some(i) = listing.targets.iter().position(|(w, _)| *w == asked.window) {
                     listing.answered[i] = true;
                 }
@@ -217,10 +225,11 @@ impl Session {
             }
         }
         for waiter in listing.waiters {
-            self.effects.push_back(match waiter {
-                ListWaiter::Page(waiter) => Effect::Listed { waiter, tools: tools.clone() },
-                ListWaiter::Relist => Effect::ToolChange,
-            });
+            match waiter {
+                ListWaiter::Page(waiter) => self.effects.push_back(Effect::Listed { waiter, tools: tools.clone() }),
+                ListWaiter::Relist if listing.changed => self.effects.push_back(Effect::ToolChange),
+                ListWaiter::Relist => {}
+            }
         }
     }
 
