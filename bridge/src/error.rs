@@ -33,6 +33,10 @@ pub enum BridgeError {
     /// A tool of that name is already registered in this page.
     #[error("a tool named {0:?} is already registered in this page; unregister it first")]
     DuplicateTool(String),
+    /// The tool breaks a rule the session holds every tool to, whichever API registers it: an empty description, a
+    /// schema or annotations that are not a JSON object within the page's limits.
+    #[error("{0}")]
+    Register(interpane_policy::session::RegisterError),
     /// The page lacks a browser feature the bridge needs.
     #[error("this page has no {0}, which the bridge needs")]
     Unsupported(&'static str),

@@ -248,6 +248,38 @@ fn a_tool_for_a_third_origin_is_announced_to_no_window_that_cannot_see_it() {
     assert_eq!(widget.drain(), vec![post(1, SHOP, Message::ToolsChanged), Effect::ToolChange]);
 }
 
+/// Every tool is held to the same rules whichever API registers it (issue 37): the session refuses an empty
+/// description, and a schema or annotations that are not a JSON object within the page's limits, with the words the
+/// JavaScript API has always used. The tool is not registered and nothing is announced.
+#[test]
+fn the_session_holds_every_tool_to_the_same_rules() {
+    use interpane_policy::session::RegisterError;
+    let mut page = Page::new(SHOP, "");
+    page.open();
+    let deep = format!("{}1{}", r#"{"a":"#.repeat(100), "}".repeat(100));
+    let mut empty = tool("empty");
+    empty.description = String::new();
+    let mut deep_schema = tool("deep");
+    deep_schema.input_schema = Some(interpane_policy::JsonText::from_value(&serde_json::from_str(&deep).unwrap()));
+    let mut list_annotations = tool("listed");
+    list_annotations.annotations = Some(json("[1, 2]"));
+    let cases = [
+        (empty, "registerTool(empty): tool.description must not be empty"),
+        (deep_schema, "registerTool(deep): inputSchema nesting deeper than 64 levels"),
+        (list_annotations, "registerTool(listed): annotations must be an object"),
+    ];
+    for (spec, words) in cases {
+        let name = spec.name.to_string();
+        let answer = page.session.handle(Input::Register { spec: Box::new(spec) }, page.now);
+        let Answer::Registered(Err(error)) = answer else { panic!("{name}: answered {answer:?}") };
+        assert!(matches!(error, RegisterError::EmptyDescription(_) | RegisterError::Field { .. }), "{name}: {error:?}");
+        assert_eq!(error.to_string(), words, "{name}");
+        assert_eq!(page.drain(), vec![], "{name}: nothing registered, nothing announced");
+    }
+    let listed = page.task(list(1, "", &[]));
+    assert_eq!(listed, vec![Effect::Listed { waiter: WaiterId(1), tools: vec![] }], "no tool listed");
+}
+
 /// A notice makes a page list the window again, and `toolchange` fires only when that window's list changed (issue
 /// 37: a window hears `toolchange` only when what it can list changed): a window that sends notices while its list
 /// stays the same, as an old bridge or a hostile page may, fires nothing.

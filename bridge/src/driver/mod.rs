@@ -368,7 +368,7 @@ impl From<interpane_policy::session::RegisterError> for BridgeError {
     fn from(error: interpane_policy::session::RegisterError) -> Self {
         match error {
             interpane_policy::session::RegisterError::DuplicateTool(name) => BridgeError::DuplicateTool(name),
-            other => BridgeError::invalid(other.to_string()),
+            other => BridgeError::Register(other),
         }
     }
 }

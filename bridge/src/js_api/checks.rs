@@ -141,7 +141,8 @@ pub(crate) fn local_tool(
         .as_string()
         .ok_or_else(|| BridgeError::invalid("registerTool: tool.name must be a string"))?;
     let name = ToolName::new(name)?;
-    let description = get(tool, "description").as_string().filter(|d| !d.is_empty()).ok_or_else(|| {
+    // An empty one is the session's to refuse (the same rule for every API): here only its kind is checked.
+    let description = get(tool, "description").as_string().ok_or_else(|| {
         BridgeError::invalid(format!("registerTool({name}): tool.description must be a non-empty string"))
     })?;
     let execute = get(tool, "execute")

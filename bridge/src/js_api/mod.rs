@@ -8,7 +8,7 @@ mod watch;
 pub(crate) use checks::local_tool;
 use checks::prepare_call;
 
-use interpane_policy::session::{CallRequest, Input, ListRequest};
+use interpane_policy::session::{CallRequest, Input, ListRequest, RegisterError};
 use interpane_policy::{ParseOptions, ToolName, WindowOrigin};
 use wasm_bindgen::prelude::*;
 
@@ -86,9 +86,10 @@ fn define_model_context(driver: &Driver) {
 
 fn to_js_error(error: BridgeError) -> JsValue {
     match error {
-        BridgeError::InvalidArgument(_) | BridgeError::ToolName(_) | BridgeError::Schema { .. } => {
-            js_sys::TypeError::new(&error.to_string()).into()
-        }
+        BridgeError::InvalidArgument(_)
+        | BridgeError::ToolName(_)
+        | BridgeError::Schema { .. }
+        | BridgeError::Register(_) => js_sys::TypeError::new(&error.to_string()).into(),
         _ => js_sys::Error::new(&error.to_string()).into(),
     }
 }
@@ -109,20 +110,14 @@ impl BridgeHandle {
     /// `ModelContext.registerTool(tool, options)`: a promise, as native's (docs/native.md). It resolves with
     /// `undefined` once the tool is registered (before `registerTool` returns); it rejects, as native does, with a
     /// `TypeError` for a tool that lacks a field or has one of the wrong kind, a `DOMException` `InvalidStateError`
-    /// for a name already registered, a name that is not a tool name or an empty description, and the signal's
-    /// reason for a signal already aborted.
+    /// for a name already registered, a name that is not a tool name or an empty description (the session's rule,
+    /// as for the Rust API), and the signal's reason for a signal already aborted.
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(&self, tool: JsValue, options: JsValue) -> js_sys::Promise {
         let invalid_state = |message: String| make_dom_exception(&message, "InvalidStateError", "");
         let name = get(&tool, "name").as_string();
         if let Some(Err(error)) = name.clone().map(ToolName::new) {
             return js_sys::Promise::reject(&invalid_state(format!("registerTool: invalid tool name: {error}")));
-        }
-        if tool.is_object() && get(&tool, "description").as_string().is_some_and(|d| d.is_empty()) {
-            let name = name.unwrap_or_default();
-            return js_sys::Promise::reject(&invalid_state(format!(
-                "registerTool({name}): tool.description must not be empty"
-            )));
         }
         let Some(driver) = self.driver.upgrade() else {
             return js_sys::Promise::reject(&to_js_error(BridgeError::Unsupported("an installed bridge")));
@@ -142,6 +137,9 @@ impl BridgeHandle {
             Ok(_) => js_sys::Promise::resolve(&JsValue::UNDEFINED),
             Err(error @ BridgeError::DuplicateTool(_)) => {
                 js_sys::Promise::reject(&invalid_state(format!("registerTool: {error}")))
+            }
+            Err(BridgeError::Register(error @ RegisterError::EmptyDescription(_))) => {
+                js_sys::Promise::reject(&invalid_state(error.to_string()))
             }
             Err(error) => js_sys::Promise::reject(&to_js_error(error)),
         }

@@ -3,20 +3,53 @@
 
 use thiserror::Error;
 
-use crate::envelope::{Message, ToolDescriptor};
+use crate::envelope::{JsonText, Message, ToolDescriptor};
 use crate::ids::ToolName;
 use crate::origin::{OriginList, OriginPattern, TupleOrigin, WindowOrigin, native_exposure, tool_visible_to};
 use crate::session::Session;
 use crate::session::ids::{FormId, PeerId, Registration};
 use crate::session::io::{Effect, ToolSpec};
 
-/// Why a tool cannot be registered.
+/// Why a tool cannot be registered. The session decides it for every way a tool comes in (the JavaScript API, the
+/// Rust API, a declarative form), so that each is held to the same rules.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum RegisterError {
     /// The page already has a tool of this name.
     #[error("a tool named {0} is already registered in this page; unregister it first")]
     DuplicateTool(String),
+    /// The tool's description is empty: an agent could not tell what the tool does (native WebMCP refuses it too).
+    #[error("registerTool({0}): tool.description must not be empty")]
+    EmptyDescription(String),
+    /// The tool's `inputSchema` or `annotations` is not a JSON object within the page's limits.
+    #[error("registerTool({tool}): {field} {reason}")]
+    Field {
+        /// The tool's name.
+        tool: String,
+        /// `inputSchema` or `annotations`.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// The rules every tool is held to before it is registered, whichever API it comes from: a description, and a schema
+/// and annotations that are JSON objects within the page's limits (size, depth, no `__proto__` key).
+fn check_spec(spec: &ToolSpec, limits: &crate::Limits) -> Result<(), RegisterError> {
+    let tool = || spec.name.to_string();
+    if spec.description.is_empty() {
+        return Err(RegisterError::EmptyDescription(tool()));
+    }
+    for (field, json) in [("inputSchema", &spec.input_schema), ("annotations", &spec.annotations)] {
+        let Some(json) = json else { continue };
+        let reason = match JsonText::parse(json.as_str(), limits) {
+            Err(error) => error.to_string(),
+            Ok(parsed) if !parsed.is_object() => "must be an object".to_owned(),
+            Ok(_) => continue,
+        };
+        return Err(RegisterError::Field { tool: tool(), field, reason });
+    }
+    Ok(())
 }
 
 impl ToolSpec {
@@ -89,6 +122,7 @@ impl Session {
         if self.catalog.get(spec.name.as_str()).is_some() {
             return Err(RegisterError::DuplicateTool(spec.name.to_string()));
         }
+        check_spec(&spec, &self.config.limits)?;
         self.catalog.next += 1;
         let registration = Registration(self.catalog.next);
         if let Some(form) = form {

@@ -126,6 +126,10 @@ impl Session {
         let registered = self.form_tool(definition).and_then(|spec| {
             self.add_tool(spec, true, Some(form)).map_err(|error| match error {
                 RegisterError::DuplicateTool(_) => FormToolError::NameTaken { name: definition.name.clone() },
+                RegisterError::EmptyDescription(_) => FormToolError::NoDescription { name: definition.name.clone() },
+                RegisterError::Field { reason, .. } => {
+                    FormToolError::Unreadable { name: definition.name.clone(), problem: reason }
+                }
             })
         });
         match registered {
