@@ -139,7 +139,7 @@ async fn check_places(t: &Ctx, places: &[Place]) -> E2eResult<()> {
     let state = js(
         t,
         Page::Top,
-        "return { errors: window.__re.errors, outcomes: window.__re.outcomes, pokes: window.__re.pokes };",
+        "return { errors: window.__re.errors, outcomes: window.__re.outcomes, pokes: window.__re.pokes, keys: window.__re.keys };",
         vec![],
     )
     .await?;
@@ -226,7 +226,8 @@ async fn built_ins_the_bridge_calls_while_it_works_may_call_it_back(t: Ctx) -> E
            return exec.apply(this, args); }; \
          const setItem = Storage.prototype.setItem; \
          Storage.prototype.setItem = function (...args) { \
-           if (re.armed.storage && /^webmcp:[cp]:/.test(String(args[0]))) { re.armed.storage = false; re.poke('storage'); } \
+           (re.keys ??= []).push(String(args[0])); \
+           if (re.armed.storage && /^webmcp:log:/.test(String(args[0]))) { re.armed.storage = false; re.poke('storage'); } \
            return setItem.apply(this, args); }; \
          const post = MessagePort.prototype.postMessage; \
          MessagePort.prototype.postMessage = function (...args) { \
@@ -238,8 +239,6 @@ async fn built_ins_the_bridge_calls_while_it_works_may_call_it_back(t: Ctx) -> E
            return remove.apply(this, args); }; \
          re.armed.regexp = true; \
          const checked = await mc.executeTool(re.pattern, { code: 'abc' }); \
-         re.armed.storage = true; \
-         await mc.executeTool(re.echo, { journaled: true }, { callId: 're-journaled' }); \
          const controller = new AbortController(); \
          await mc.registerTool({ name: 're_with_signal', description: 'unregistered by name', execute: () => 'x' }, \
            { signal: controller.signal }); \
@@ -250,10 +249,10 @@ async fn built_ins_the_bridge_calls_while_it_works_may_call_it_back(t: Ctx) -> E
     )
     .await
     .and_then(|value| check_eq(value, json!(["checked", true, false, false]), "the calls that ran the replaced built-ins"))?;
-    // A batch to the widget's bridge: the widget lists the shop (a private port opens), then the shop answers a call
-    // through that port.
+    // A journal's write and a batch to the widget's bridge: the widget lists the shop (a private port opens), then
+    // calls a tool of the shop, which journals the call before it runs it and answers through that port.
     list(&t, HOST_PROVIDES.consumer, json!({ "fromOrigins": ["shop"] })).await?;
-    js(&t, Page::Top, "window.__re.armed.port = true; return true;", vec![]).await?;
+    js(&t, Page::Top, "window.__re.armed.storage = true; window.__re.armed.port = true; return true;", vec![]).await?;
     let outcome = call(&t, HOST_PROVIDES.consumer, "re_echo", json!({ "through": "port" })).await?;
     check_eq(
         outcome,
