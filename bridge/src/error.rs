@@ -36,6 +36,10 @@ pub enum BridgeError {
     /// The page lacks a browser feature the bridge needs.
     #[error("this page has no {0}, which the bridge needs")]
     Unsupported(&'static str),
+    /// A tool was registered from page code that the bridge ran while its state was in use (a built-in the page
+    /// replaced, such as `RegExp.prototype.exec` or `Storage.prototype.setItem`): nothing was registered.
+    #[error("the bridge is busy (it called the page): register the tool later")]
+    Busy,
 }
 
 impl BridgeError {

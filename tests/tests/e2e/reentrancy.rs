@@ -93,7 +93,7 @@ enum Place {
 }
 
 /// What `poke(place)` must give: each method settles as it does when called from anywhere else, except that inside
-/// the session's work (docs/architecture.md, "Re-entrancy") `registerTool` rejects and `unregisterTool` returns
+/// the session's work (docs/architecture.md, "Rules the split keeps") `registerTool` rejects and `unregisterTool` returns
 /// false, while the other calls wait in the driver's inbox and are handled right after.
 fn expected_outcomes(place: Place) -> Vec<Value> {
     let (place, registered, unregistered) = match place {
