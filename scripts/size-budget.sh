@@ -31,9 +31,12 @@ source "$(dirname "$0")/lib.sh"
 # pass collecting only what it drops (-39): 214,541, the budget 214,600. A failure of the browser's random numbers
 # became an error in every place that draws them (issue 37: the install, a call, a listing, a port's handshake, a
 # call from native), with the words of what `getRandomValues` threw (+147, with its call imported directly instead
-# of through web-sys's `Crypto`): 214,688, the budget 214,700. It was 311,400 when the check came
+# of through web-sys's `Crypto`): 214,688, the budget 214,700. Issue 37's fix of re-entrant calls (+39: the driver's inbox, no borrow held across a
+# call into JavaScript; measured alone), a consumer that fires toolchange only when a window's list changed (+193),
+# and one rule set for registering a tool, in the session for every API (+907): 215,917 (index.js 14,368 + wasm
+# 201,549), the budget 215,950. It was 311,400 when the check came
 # (748fe7f); issue 24 lowers it on its way to 150 KiB (docs/performance.md says what each step took out).
-BUDGET_BYTES=${SIZE_BUDGET_BYTES:-214700}
+BUDGET_BYTES=${SIZE_BUDGET_BYTES:-215950}
 
 pkg=${1:-"$ROOT/bridge/pkg"}
 total=0

@@ -31,6 +31,10 @@ pub async fn open(driver_url: &str, chromium: &str) -> Result<Session, E2eError>
         .capabilities(capabilities(chromium))
         .connect(driver_url)
         .await
-        .map_err(|error| E2eError::NewSession { binary: chromium.to_owned(), message: error.to_string() })?;
+        .map_err(|error| E2eError::NewSession {
+            engine: "chromium",
+            binary: chromium.to_owned(),
+            message: error.to_string(),
+        })?;
     Ok(Session::new(client))
 }

@@ -61,9 +61,7 @@ pub fn run(root: &Path, options: &Options) -> Result<Results, BenchError> {
     let (rounds, profiles) = runtime.block_on(async {
         let server = BenchServer::start(serve_dirs(root, options), (0, 0)).await?;
         eprintln!("[bench] parent {}  iframe {}", server.origins().parent, server.origins().child);
-        let driver = interpane_e2e::chromedriver::ChromeDriver::start(
-            &interpane_e2e::chromedriver::ChromeDriver::binary_from_env(),
-        )?;
+        let driver = interpane_e2e::driver::Driver::start(interpane_e2e::Engine::Chromium)?;
         let session = browser::open(&driver.url(), &interpane_e2e::browser::chromium_from_env()).await?;
         let outcome = async {
             session.open(&server.parent_url("/cold.html?impl=none")).await?;

@@ -44,6 +44,10 @@ pub enum BridgeError {
     /// secret only from them, never from the clock.
     #[error("the bridge cannot install: {0}")]
     Randomness(#[from] interpane_policy::session::EntropyError),
+    /// A tool was registered from page code that the bridge ran while its state was in use (a built-in the page
+    /// replaced, such as `RegExp.prototype.exec` or `Storage.prototype.setItem`): nothing was registered.
+    #[error("the bridge is busy (it called the page): register the tool later")]
+    Busy,
 }
 
 impl BridgeError {

@@ -7,53 +7,40 @@ use std::rc::Weak;
 
 use crate::{ObservedCall, ToolResult};
 
-type ResultListener = Rc<dyn Fn(&ToolResult)>;
-type StatusListener = Rc<dyn Fn(&ObservedCall)>;
-type ChangeListener = Rc<dyn Fn()>;
+/// What a Rust listener hears.
+pub(crate) enum Heard<'a> {
+    Result(&'a ToolResult),
+    Status(&'a ObservedCall),
+    Change,
+}
+
+/// A Rust listener: each hears every event and keeps those of its kind (one type of listener, less code in the
+/// wasm than one per event).
+pub(crate) type Listener = Rc<dyn Fn(&Heard<'_>)>;
 
 #[derive(Default)]
 pub(crate) struct Listeners {
     next: u64,
-    tool_result: Vec<(u64, ResultListener)>,
-    tool_status: Vec<(u64, StatusListener)>,
-    tool_change: Vec<(u64, ChangeListener)>,
+    all: Vec<(u64, Listener)>,
 }
 
 impl Listeners {
-    pub fn add_tool_result(&mut self, listener: ResultListener) -> u64 {
+    pub fn add(&mut self, listener: Listener) -> u64 {
         self.next += 1;
-        self.tool_result.push((self.next, listener));
+        self.all.push((self.next, listener));
         self.next
     }
 
-    pub fn add_tool_status(&mut self, listener: StatusListener) -> u64 {
-        self.next += 1;
-        self.tool_status.push((self.next, listener));
-        self.next
+    /// Removes listener `id` and returns it, to be dropped once the listeners are no longer borrowed: what its
+    /// closure owns may call the bridge when it drops (a tool's registration, which fires `toolchange`).
+    pub fn remove(&mut self, id: u64) -> Option<Listener> {
+        let index = self.all.iter().position(|(i, _)| *i == id)?;
+        Some(self.all.remove(index).1)
     }
 
-    pub fn add_tool_change(&mut self, listener: ChangeListener) -> u64 {
-        self.next += 1;
-        self.tool_change.push((self.next, listener));
-        self.next
-    }
-
-    pub fn remove(&mut self, id: u64) {
-        self.tool_result.retain(|(i, _)| *i != id);
-        self.tool_status.retain(|(i, _)| *i != id);
-        self.tool_change.retain(|(i, _)| *i != id);
-    }
-
-    pub fn tool_result(&self) -> Vec<ResultListener> {
-        self.tool_result.iter().map(|(_, l)| l.clone()).collect()
-    }
-
-    pub fn tool_status(&self) -> Vec<StatusListener> {
-        self.tool_status.iter().map(|(_, l)| l.clone()).collect()
-    }
-
-    pub fn tool_change(&self) -> Vec<ChangeListener> {
-        self.tool_change.iter().map(|(_, l)| l.clone()).collect()
+    /// The listeners, a copy: each is called after the borrow ends (a listener may add or remove listeners).
+    pub fn all(&self) -> Vec<(u64, Listener)> {
+        self.all.clone()
     }
 }
 
@@ -78,7 +65,8 @@ impl ListenerGuard {
 impl Drop for ListenerGuard {
     fn drop(&mut self) {
         if let (Some(id), Some(listeners)) = (self.id, self.listeners.upgrade()) {
-            listeners.borrow_mut().remove(id);
+            let removed = listeners.borrow_mut().remove(id);
+            drop(removed);
         }
     }
 }

@@ -16,7 +16,7 @@ use serde_json::Value;
 use wasm_bindgen::JsValue;
 
 use crate::driver::{Driver, Handler, Waiter, upgrade};
-use crate::listeners::ListenerGuard;
+use crate::listeners::{Heard, ListenerGuard};
 use crate::{
     BridgeError, BridgeOptions, CallError, CallOptions, ObservedCall, RemoteTool, ToolFuture, ToolResult, js, oneshot,
 };
@@ -48,7 +48,8 @@ impl Bridge {
     }
 
     /// Registers a tool. It is visible to this page's own origin and to `expose_tools_to` (or to the tool's
-    /// own `exposed_to`), and unregistered when the returned guard drops.
+    /// own `exposed_to`), and unregistered when the returned guard drops. Fails with [`BridgeError::Busy`] when called
+    /// from page code that the bridge runs while its state is in use (a built-in the page replaced).
     pub fn register_tool(&self, tool: ToolDefinition) -> Result<ToolRegistration, BridgeError> {
         let name = tool.name.clone();
         let (spec, handler) = tool.into_spec()?;
@@ -101,7 +102,11 @@ impl Bridge {
     /// Calls `listener` for every call of this page that settles (the `toolresult` event).
     pub fn on_tool_result(&self, listener: impl Fn(&ToolResult) + 'static) -> ListenerGuard {
         ListenerGuard::new(
-            self.driver.listeners.borrow_mut().add_tool_result(Rc::new(listener)),
+            self.driver.listeners.borrow_mut().add(Rc::new(move |heard: &Heard<'_>| {
+                if let Heard::Result(result) = heard {
+                    listener(result);
+                }
+            })),
             Rc::downgrade(&self.driver.listeners),
         )
     }
@@ -111,7 +116,11 @@ impl Bridge {
     /// results; and observing never runs or resumes another page's call.
     pub fn on_tool_status(&self, listener: impl Fn(&ObservedCall) + 'static) -> ListenerGuard {
         ListenerGuard::new(
-            self.driver.listeners.borrow_mut().add_tool_status(Rc::new(listener)),
+            self.driver.listeners.borrow_mut().add(Rc::new(move |heard: &Heard<'_>| {
+                if let Heard::Status(call) = heard {
+                    listener(call);
+                }
+            })),
             Rc::downgrade(&self.driver.listeners),
         )
     }
@@ -119,7 +128,11 @@ impl Bridge {
     /// Calls `listener` whenever the tools of this page or of a listed window change (the `toolchange` event).
     pub fn on_tool_change(&self, listener: impl Fn() + 'static) -> ListenerGuard {
         ListenerGuard::new(
-            self.driver.listeners.borrow_mut().add_tool_change(Rc::new(listener)),
+            self.driver.listeners.borrow_mut().add(Rc::new(move |heard: &Heard<'_>| {
+                if let Heard::Change = heard {
+                    listener();
+                }
+            })),
             Rc::downgrade(&self.driver.listeners),
         )
     }
@@ -177,7 +190,9 @@ impl Drop for ToolCall {
         {
             // Nobody will read the outcome: the call stops unless someone else waits for it too.
             upgrade(&self.driver, |driver| {
-                driver.handles.borrow_mut().waiters.remove(&waiter);
+                // Dropped after the borrow (dropping a waiter may call into JavaScript).
+                let removed = driver.handles.borrow_mut().waiters.remove(&waiter);
+                drop(removed);
                 driver.input(Input::Abandon(waiter));
             });
         }

@@ -313,3 +313,75 @@ async fn pages_of_one_origin_observe_each_others_call_statuses_and_nothing_else(
     );
     assert_eq!(seen(&events), "t-other/elsewhere-1/running,t-other/elsewhere-1/completed");
 }
+
+/// A listener whose closure owns a tool's registration: dropping the listener's guard drops the closure, which
+/// unregisters the tool, which fires `toolchange` at the listeners while their list was being changed. Before, that
+/// borrowed the list twice and trapped the wasm, and every later call of the page's bridge with it.
+#[wasm_bindgen_test]
+async fn dropping_a_listener_that_owns_a_registration_unregisters_it_and_the_bridge_keeps_working() {
+    let bridge = bridge();
+    let (tool, _) = counted_tool("owned_by_a_listener");
+    let registration = bridge.register_tool(tool).unwrap();
+    own_tool(&bridge, "owned_by_a_listener").await;
+    let changes = Rc::new(Cell::new(0));
+    let counter = changes.clone();
+    let change_guard = bridge.on_tool_change(move || counter.set(counter.get() + 1));
+    let owner = bridge.on_tool_result(move |_| {
+        let _kept = &registration;
+    });
+    drop(owner);
+    assert_eq!(changes.get(), 1, "the unregistration fired toolchange once");
+    let tools = bridge.get_tools(no_other_origin()).await;
+    assert!(!tools.iter().any(|t| t.name() == "owned_by_a_listener"));
+    let (tool, runs) = counted_tool("after_the_owner_went");
+    let _registration = bridge.register_tool(tool).unwrap();
+    let tool = own_tool(&bridge, "after_the_owner_went").await;
+    assert_eq!(bridge.execute_tool(&tool, json!({}), CallOptions::default()).await.unwrap(), json!({ "run": 1 }));
+    assert_eq!(runs.get(), 1);
+    drop(change_guard);
+}
+
+/// Listeners of `toolchange` and `toolresult` that call the bridge back at once: the first registers a tool, the
+/// second starts a call, drops another at once (which stops it) and drops a registration. Each takes effect and the
+/// bridge keeps working.
+#[wasm_bindgen_test]
+async fn listeners_that_call_the_bridge_back_at_once_leave_it_working() {
+    let bridge = bridge();
+    let (tool, runs) = counted_tool("called_from_a_listener");
+    let _target = bridge.register_tool(tool).unwrap();
+    let target = own_tool(&bridge, "called_from_a_listener").await;
+    let (tool, _) = counted_tool("dropped_in_toolresult");
+    let registration = Rc::new(RefCell::new(Some(bridge.register_tool(tool).unwrap())));
+    let registered = Rc::new(RefCell::new(Vec::new()));
+    let (from_change, into) = (bridge.clone(), registered.clone());
+    let change_guard = bridge.on_tool_change(move || {
+        if into.borrow().is_empty() {
+            let (tool, _) = counted_tool("registered_in_toolchange");
+            let made = from_change.register_tool(tool);
+            into.borrow_mut().push(made);
+        }
+    });
+    let calls = Rc::new(RefCell::new(Vec::new()));
+    let (from_result, started, owned) = (bridge.clone(), calls.clone(), registration.clone());
+    let result_guard = bridge.on_tool_result(move |_| {
+        if started.borrow().is_empty() {
+            let call = from_result.execute_tool(&target, json!({}), CallOptions::default());
+            started.borrow_mut().push(call);
+            drop(from_result.execute_tool(&target, json!({}), CallOptions::default()));
+            let dropped = owned.borrow_mut().take();
+            drop(dropped);
+        }
+    });
+    let (tool, _) = counted_tool("the_first_result");
+    let _first = bridge.register_tool(tool).unwrap();
+    let first = own_tool(&bridge, "the_first_result").await;
+    assert_eq!(bridge.execute_tool(&first, json!({}), CallOptions::default()).await.unwrap(), json!({ "run": 1 }));
+    assert!(matches!(registered.borrow().as_slice(), [Ok(_)]), "the registration in toolchange");
+    let call = calls.borrow_mut().pop().expect("the call started in toolresult");
+    assert!(call.await.is_ok(), "the call started in toolresult");
+    assert!((1..=2).contains(&runs.get()), "the dropped call ran at most once: {}", runs.get());
+    let tools = bridge.get_tools(no_other_origin()).await;
+    assert!(tools.iter().any(|t| t.name() == "registered_in_toolchange"));
+    assert!(!tools.iter().any(|t| t.name() == "dropped_in_toolresult"), "unregistered in toolresult");
+    drop((change_guard, result_guard));
+}

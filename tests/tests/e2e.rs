@@ -18,6 +18,8 @@ mod native;
 mod native_parity;
 #[path = "e2e/once_only.rs"]
 mod once_only;
+#[path = "e2e/reentrancy.rs"]
+mod reentrancy;
 
 use std::process::ExitCode;
 
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
             native_parity::cases(),
             modes::cases(),
             once_only::cases(),
+            reentrancy::cases(),
         ]
         .concat(),
     )

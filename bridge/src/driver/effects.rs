@@ -11,6 +11,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::driver::handles::{Handler, JsResult, PortHandle, ToolHandle, Waiter};
 use crate::driver::{Driver, upgrade, windows_around};
+use crate::listeners::Heard;
 use crate::user::{outcome_to_js, page_value};
 use crate::{RemoteTool, ToolResult, console, js};
 
@@ -20,7 +21,8 @@ impl Driver {
             Effect::WriteJournals => self.write_journals(),
             Effect::Post { window, origin, message, open_port } => self.post(window, origin, &message, open_port),
             Effect::PostBatch { port, batch, utf8 } => {
-                if let Some(handle) = self.handles.borrow().ports.get(&port) {
+                let port = self.handles.borrow().ports.get(&port).map(|handle| handle.port.clone());
+                if let Some(port) = port {
                     // As bytes to a bridge that reads them: one native copy out of the wasm's memory here and one
                     // in on the other side, where a string costs a UTF-8 decode here and an encode there (about
                     // 150 µs for 64 KiB in Chromium 156: docs/performance.md, issue 25).
@@ -29,7 +31,7 @@ impl Driver {
                     } else {
                         JsValue::from_str(&batch)
                     };
-                    let _ = handle.port.post_message(&message);
+                    let _ = port.post_message(&message);
                 }
             }
             Effect::AcceptPort(port) => self.accept_port(port),
@@ -86,18 +88,18 @@ impl Driver {
                 if !context.is_undefined() {
                     js::fire_tool_status(&context, &crate::observe::to_js_detail(&call));
                 }
-                let listeners = self.listeners.borrow().tool_status();
-                for listener in listeners {
-                    listener(&call);
-                }
+                self.tell_listeners(&Heard::Status(&call));
             }
             Effect::PostCalls(text) => js::post_calls(&text),
             Effect::WatchFrame(window) => self.watch_frame(window),
             Effect::ProbeWindows(windows) => {
-                let closed: Vec<WindowId> = {
-                    let handles = self.handles.borrow();
-                    windows.into_iter().filter(|w| handles.window(*w).is_none_or(js::window_closed)).collect()
-                };
+                let mut closed = Vec::new();
+                for id in windows {
+                    let window = self.handles.borrow().window(id).cloned();
+                    if window.as_ref().is_none_or(js::window_closed) {
+                        closed.push(id);
+                    }
+                }
                 self.input(Input::WindowsClosed(closed));
             }
             Effect::ToNative { registration, descriptor, exposed_to } => {
@@ -124,6 +126,7 @@ impl Driver {
             let Ok(channel) = web_sys::MessageChannel::new() else { return };
             let port = channel.port1();
             let listener = Some(super::events::listen_to_port(&self.me, &port, id));
+            // A new id: nothing is replaced (and dropped) under the borrow.
             self.handles.borrow_mut().ports.insert(id, PortHandle { port, _listener: listener });
             transfer = js_sys::Array::of1(&channel.port2()).into();
         }
@@ -134,27 +137,33 @@ impl Driver {
 
     /// Starts listening on a port that came with a message and that the session accepted.
     fn accept_port(&self, id: PortId) {
-        let mut handles = self.handles.borrow_mut();
-        if let Some(handle) = handles.ports.get_mut(&id) {
-            handle.port.start();
-            handle._listener = Some(super::events::listen_to_port(&self.me, &handle.port, id));
+        let Some(port) = self.handles.borrow().ports.get(&id).map(|handle| handle.port.clone()) else { return };
+        let listener = super::events::listen_to_port(&self.me, &port, id);
+        // A port is accepted once: no listener is replaced (and dropped) under the borrow.
+        if let Some(handle) = self.handles.borrow_mut().ports.get_mut(&id) {
+            handle._listener = Some(listener);
         }
     }
 
     /// A form's tool is now `registration` (or none): the form's earlier tool, if any, is dropped, and the new one
     /// runs the definition js/forms/watch.js last reported of the form (its `execute`, with it as `this`).
     fn form_tool(&self, form: FormId, registration: Option<Registration>) {
-        let mut handles = self.handles.borrow_mut();
-        // A form has one tool at most (found and removed by key: no `retain` of the map, less code in the wasm).
-        let earlier = handles.tools.iter().find(|(_, tool)| tool.form.as_ref().is_some_and(|(of, _)| *of == form));
-        if let Some(earlier) = earlier.map(|(registration, _)| *registration) {
-            handles.tools.remove(&earlier);
+        {
+            let mut handles = self.handles.borrow_mut();
+            // A form has one tool at most (found and removed by key: no `retain` of the map, less code in the wasm).
+            // Dropping a form's tool calls no JavaScript: it has no abort listener.
+            let earlier = handles.tools.iter().find(|(_, tool)| tool.form.as_ref().is_some_and(|(of, _)| *of == form));
+            if let Some(earlier) = earlier.map(|(registration, _)| *registration) {
+                handles.tools.remove(&earlier);
+            }
         }
         let Some(registration) = registration else { return };
-        let Some(definition) = handles.forms.get(&form).cloned() else { return };
+        let Some(definition) = self.handles.borrow().forms.get(&form).cloned() else { return };
         let Ok(execute) = crate::options::get(&definition, "execute").dyn_into::<js_sys::Function>() else { return };
         let handler = Handler::Js { execute, this: definition.clone() };
-        handles.tools.insert(registration, ToolHandle { handler, form: Some((form, definition)), _abort: None });
+        let tool = ToolHandle { handler, form: Some((form, definition)), _abort: None };
+        // What it may replace is a form's tool too: dropping it under the borrow calls no JavaScript.
+        self.handles.borrow_mut().tools.insert(registration, tool);
     }
 
     fn run_tool(&self, run: RunId, registration: Registration, args: JsonText) {
@@ -236,10 +245,7 @@ impl Driver {
         if !context.is_undefined() {
             js::fire_tool_change(&context);
         }
-        let listeners = self.listeners.borrow().tool_change();
-        for listener in listeners {
-            listener();
-        }
+        self.tell_listeners(&Heard::Change);
     }
 
     fn fire_tool_result(&self, finished: Finished) {
@@ -248,29 +254,39 @@ impl Driver {
         if !context.is_undefined() {
             js::fire_tool_result(&context, &result.to_js_detail());
         }
-        let listeners = self.listeners.borrow().tool_result();
-        for listener in listeners {
-            listener(&result);
+        self.tell_listeners(&Heard::Result(&result));
+    }
+
+    /// Tells the Rust listeners, from a copy of their list (a listener may add or remove listeners).
+    fn tell_listeners(&self, heard: &Heard<'_>) {
+        let listeners = self.listeners.borrow().all();
+        for (_, listener) in &listeners {
+            listener(heard);
         }
     }
 
     /// Tells the session when the frame element of `window` loads another document.
     fn watch_frame(&self, window: WindowId) {
-        let mut handles = self.handles.borrow_mut();
-        if handles.frames.contains_key(&window) {
-            return;
-        }
-        let Some(target) = handles.window(window) else { return };
-        let element = js::frame_element_of(target);
+        let target = {
+            let handles = self.handles.borrow();
+            if handles.frames.contains_key(&window) {
+                return;
+            }
+            handles.window(window).cloned()
+        };
+        let Some(target) = target else { return };
+        let element = js::frame_element_of(&target);
         let Some(element) = element.dyn_ref::<web_sys::EventTarget>() else { return };
         let driver = self.me.clone();
         let listener = EventListener::new(element, "load", move |_| {
             upgrade(&driver, |driver| {
-                driver.handles.borrow_mut().frames.remove(&window);
+                let fired = driver.handles.borrow_mut().frames.remove(&window);
                 driver.input(Input::FrameLoaded(window));
+                drop(fired);
             })
         });
-        handles.frames.insert(window, listener);
+        let replaced = self.handles.borrow_mut().frames.insert(window, listener);
+        drop(replaced);
     }
 }
 

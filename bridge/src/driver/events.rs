@@ -127,6 +127,7 @@ fn on_window_message(driver: &Driver, event: &web_sys::MessageEvent) {
     let window = driver.window_id(&source);
     let port = event.ports().get(0).dyn_into::<web_sys::MessagePort>().ok().and_then(|port| {
         let id = driver.new_port()?;
+        // A new id: nothing is replaced (and dropped) under the borrow.
         driver.handles.borrow_mut().ports.insert(id, PortHandle { port, _listener: None });
         Some(id)
     });

@@ -88,16 +88,18 @@ impl Handles {
         Self { windows: vec![(WindowId::SELF, own_window)], next_window: 1, ..Self::default() }
     }
 
-    /// The id of `window`, and what the session should learn about it when it is new.
-    pub fn intern(&mut self, window: &JsValue) -> (WindowId, Option<WindowFacts>) {
-        if let Some((id, _)) = self.windows.iter().find(|(_, w)| js_sys::Object::is(w, window)) {
-            return (*id, None);
-        }
+    /// The id of `window`, if the driver named it. Compared with `===` (wasm-bindgen's own glue), which runs no
+    /// page code, unlike a built-in such as `Object.is` that the page may have replaced.
+    pub fn known(&self, window: &JsValue) -> Option<WindowId> {
+        self.windows.iter().find(|(_, w)| w == window).map(|(id, _)| *id)
+    }
+
+    /// Names a window new to the driver.
+    pub fn add_window(&mut self, window: &JsValue) -> WindowId {
         let id = WindowId(self.next_window);
         self.next_window += 1;
         self.windows.push((id, window.clone()));
-        let locator = locate(window).map_or(Locator::Unknown, |l| Locator::parse(&l));
-        (id, Some(WindowFacts { locator, ancestor: crate::js::is_ancestor(window) }))
+        id
     }
 
     pub fn window(&self, id: WindowId) -> Option<&JsValue> {
@@ -118,11 +120,17 @@ impl Handles {
     }
 }
 
+/// What the session should learn about a window new to the driver.
+pub(crate) fn facts(window: &JsValue) -> WindowFacts {
+    let locator = locate(window).map_or(Locator::Unknown, |l| Locator::parse(&l));
+    WindowFacts { locator, ancestor: crate::js::is_ancestor(window) }
+}
+
 /// Where `window` sits around this page (see `candidateWindows` in js/windows.js), if it is one of those windows.
 fn locate(window: &JsValue) -> Option<String> {
     crate::js::candidate_windows().iter().find_map(|candidate| {
         let found = js_sys::Reflect::get(&candidate, &JsValue::from_str("window")).ok()?;
-        if !js_sys::Object::is(&found, window) {
+        if found != *window {
             return None;
         }
         js_sys::Reflect::get(&candidate, &JsValue::from_str("locator")).ok()?.as_string()

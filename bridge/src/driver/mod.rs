@@ -3,15 +3,19 @@
 //! tool runs, promise settlements and events (effects.rs); the browser objects live in [`Handles`] under the
 //! session's ids. Nothing here decides what the protocol does.
 //!
-//! Effects are carried out after the session's borrow ends, one at a time, so page code they call (a tool, an
-//! event listener, a promise reaction) may call back into the bridge: its input is handled at once and its
-//! effects join the queue being drained.
+//! Re-entrancy cannot break it: no borrow of the driver's state is held across a call into JavaScript, since any
+//! such call may run page code that calls the bridge back (a tool, an event listener, a built-in the page replaced).
+//! Effects are carried out after the session's borrow ends, one at a time, so page code they call may call back:
+//! its input is handled at once and its effects join the queue being drained. Page code that runs while the session
+//! itself is borrowed (the session's own work called a built-in the page replaced: `RegExp`, `Storage`, `crypto`)
+//! finds it busy: its inputs wait in the inbox, which the pump drains before the next effect.
 
 mod effects;
 mod events;
 mod handles;
 
 use std::cell::{Cell, RefCell};
+use std::mem::ManuallyDrop;
 use std::rc::{Rc, Weak};
 
 use gloo_events::EventListener;
@@ -45,6 +49,9 @@ const CALLS_CHANNEL: &str = "interpane:calls";
 /// The page's bridge: the session, the browser objects, and the listeners that feed it.
 pub(crate) struct Driver {
     session: RefCell<PageSession>,
+    /// Inputs that arrived while the session was borrowed (see the module's documentation), in order. Each is
+    /// handed to the session, never dropped here (no drop code for inputs in the wasm).
+    inbox: RefCell<Vec<ManuallyDrop<Input>>>,
     /// The journals' storage (sessionStorage, or memory), once tab.rs has opened them: the session writes to it
     /// only when the driver carries out `Effect::WriteJournals`.
     storage: RefCell<Option<RawStore>>,
@@ -95,7 +102,7 @@ impl Driver {
     /// The tape of the page's session so far (a build with the feature `record`).
     #[cfg(feature = "record")]
     pub fn tape_json(&self) -> String {
-        self.session.borrow().tape_json()
+        self.session.try_borrow().map(|session| session.tape_json()).unwrap_or_default()
     }
 
     /// Installs the page's driver (or returns the one installed). `native`: the page has the browser's own WebMCP;
@@ -130,6 +137,7 @@ impl Driver {
             });
             Driver {
                 session: RefCell::new(PageSession::new(config, Box::new(entropy))),
+                inbox: RefCell::new(Vec::new()),
                 storage: RefCell::new(None),
                 handles: RefCell::new(Handles::new(window.clone().into())),
                 context: RefCell::new(JsValue::UNDEFINED),
@@ -159,17 +167,50 @@ impl Driver {
 
     /// Hands the session one input, then carries out what it decided.
     pub fn input(&self, input: Input) {
-        self.session.borrow_mut().handle(input, now());
+        self.handle(input);
         self.pump();
     }
 
-    /// Carries out the session's effects until none is left (a call from inside one only queues its own), then
-    /// sets the browser timer for the next deadline.
+    /// Hands the session `input`, or queues the input in the inbox while the session is borrowed (`None` then: the
+    /// pump hands it over later). Whether the session's answer says yes: a tool was unregistered, a window message
+    /// was the bridge's. The handle of a tool the session unregistered is dropped here, after the borrow of the
+    /// handles (dropping it removes its abort listener).
+    fn handle(&self, input: Input) -> Option<bool> {
+        let answer = match self.session.try_borrow_mut() {
+            Ok(mut session) => session.handle(input, now()),
+            Err(_) => {
+                self.inbox.borrow_mut().push(ManuallyDrop::new(input));
+                return None;
+            }
+        };
+        if let Answer::Unregistered(Some(removed)) = answer {
+            let handle = self.handles.borrow_mut().tools.remove(&removed);
+            drop(handle);
+            return Some(true);
+        }
+        Some(!matches!(answer, Answer::Heard { ours: false } | Answer::Unregistered(None)))
+    }
+
+    /// The first input of the inbox, taken out.
+    fn next_queued(&self) -> Option<Input> {
+        let mut inbox = self.inbox.borrow_mut();
+        (!inbox.is_empty()).then(|| ManuallyDrop::into_inner(inbox.remove(0)))
+    }
+
+    /// Carries out the session's effects until none is left (a call from inside one only queues its own), handing
+    /// the session the inputs of the inbox first, then sets the browser timer for the next deadline. Not while the
+    /// session is borrowed: the code that borrowed it pumps once it is done.
     fn pump(&self) {
-        if self.pumping.replace(true) {
+        if self.session.try_borrow_mut().is_err() || self.pumping.replace(true) {
             return;
         }
         loop {
+            let queued = self.next_queued();
+            if let Some(input) = queued {
+                self.handle(input);
+                continue;
+            }
+            // Nothing else borrows the session between two effects.
             let effect = self.session.borrow_mut().poll_effect();
             let Some(effect) = effect else { break };
             self.carry_out(effect);
@@ -178,7 +219,8 @@ impl Driver {
         self.arm_timer();
     }
 
-    /// Writes the journals' changes to the page's storage (`Effect::WriteJournals`).
+    /// Writes the journals' changes to the page's storage (`Effect::WriteJournals`; the pump's, so the session is
+    /// free; page code that writing calls finds it busy, and nothing else borrows the storage).
     fn write_journals(&self) {
         let mut storage = self.storage.borrow_mut();
         if let Some(storage) = storage.as_mut() {
@@ -186,24 +228,29 @@ impl Driver {
         }
     }
 
+    /// Sets the browser timer for the session's next deadline (the pump's, so the session is free).
     fn arm_timer(&self) {
         let next = self.session.borrow().poll_timeout();
-        let mut timer = self.timer.borrow_mut();
-        if timer.as_ref().map(|(at, _)| *at) == next {
+        if self.timer.borrow().as_ref().map(|(at, _)| *at) == next {
             return;
         }
-        *timer = next.map(|at| {
+        let timer = next.map(|at| {
             let delay = at.saturating_sub(now()).min(u64::from(u32::MAX)) as u32;
             let driver = self.me.clone();
             let timeout = Timeout::new(delay, move || {
                 upgrade(&driver, |driver| {
-                    *driver.timer.borrow_mut() = None;
+                    // From the event loop: nothing borrows the session.
+                    let fired = driver.timer.borrow_mut().take();
                     driver.session.borrow_mut().handle_timeout(now());
                     driver.pump();
+                    drop(fired);
                 })
             });
             (at, timeout)
         });
+        // The timer it replaces is cleared after the borrow.
+        let replaced = std::mem::replace(&mut *self.timer.borrow_mut(), timer);
+        drop(replaced);
     }
 
     /// Queues the microtask that ends the task (port batches, acknowledgements, messages to itself).
@@ -220,18 +267,22 @@ impl Driver {
         handler: Handler,
         signal: Option<web_sys::AbortSignal>,
     ) -> Result<Registration, BridgeError> {
+        // While the session is borrowed, no answer can be had: the registration is refused.
+        let Ok(mut session) = self.session.try_borrow_mut() else { return Err(BridgeError::Busy) };
         let name = spec.name.to_string();
         // The handle is in place before the session's effects (native's registration among them) are carried out.
-        let answer = self.session.borrow_mut().handle(Input::Register { spec: Box::new(spec) }, now());
-        let Answer::Registered(registered) = answer else {
-            self.pump();
-            return Err(BridgeError::invalid("registerTool: the session did not answer the registration"));
+        let answer = session.handle(Input::Register { spec: Box::new(spec) }, now());
+        drop(session);
+        let registered = match answer {
+            Answer::Registered(registered) => registered.map_err(BridgeError::from),
+            // The session answers a registration with `Registered`: this arm is never taken.
+            _ => Err(BridgeError::Busy),
         };
         let registration = match registered {
             Ok(registration) => registration,
             Err(error) => {
                 self.pump();
-                return Err(error.into());
+                return Err(error);
             }
         };
         let driver = self.me.clone();
@@ -248,19 +299,11 @@ impl Driver {
     }
 
     /// Unregisters the tool `name` (only `registration` of it, when given), and tells the windows that listed
-    /// it. Whether one was removed.
+    /// it. Whether one was removed (false while the session is borrowed: the pump unregisters it later).
     pub fn unregister(&self, name: &str, registration: Option<Registration>) -> bool {
-        let input = Input::Unregister { name: name.to_owned(), registration };
-        let answer = self.session.borrow_mut().handle(input, now());
-        let removed = match answer {
-            Answer::Unregistered(removed) => removed,
-            _ => None,
-        };
-        if let Some(removed) = removed {
-            self.handles.borrow_mut().tools.remove(&removed);
-        }
+        let answer = self.handle(Input::Unregister { name: name.to_owned(), registration });
         self.pump();
-        removed.is_some()
+        answer == Some(true)
     }
 
     /// A console warning about this page (rate-limited with the others).
@@ -307,36 +350,43 @@ impl Driver {
         asked
     }
 
-    /// The id of `window`; a window new to the driver is shown to the session.
+    /// The id of `window`; a window new to the driver is shown to the session, with what the browser says of it,
+    /// read before the handles are borrowed.
     pub fn window_id(&self, window: &JsValue) -> WindowId {
-        let (id, facts) = self.handles.borrow_mut().intern(window);
-        if let Some(facts) = facts {
-            self.session.borrow_mut().handle(Input::WindowSeen { window: id, facts }, now());
+        let known = self.handles.borrow().known(window);
+        if let Some(id) = known {
+            return id;
         }
+        let facts = handles::facts(window);
+        let id = self.handles.borrow_mut().add_window(window);
+        self.handle(Input::WindowSeen { window: id, facts });
         id
     }
 
     /// Hands the session a window message and carries out what it decided; whether the message was the bridge's
-    /// (`Answer::Heard`), so that the page's own listeners never see it.
+    /// (`Answer::Heard`), so that the page's own listeners never see it (a message that waits in the inbox counts
+    /// as the bridge's).
     pub fn hear(&self, input: Input) -> bool {
-        let answer = self.session.borrow_mut().handle(input, now());
+        let answer = self.handle(input);
         self.pump();
-        !matches!(answer, Answer::Heard { ours: false })
+        answer != Some(false)
     }
 
-    /// The session's name for a port that came with a message.
+    /// The session's name for a port that came with a message (none while the session is borrowed).
     pub fn new_port(&self) -> Option<PortId> {
-        match self.session.borrow_mut().handle(Input::NewPort, now()) {
+        let Ok(mut session) = self.session.try_borrow_mut() else { return None };
+        match session.handle(Input::NewPort, now()) {
             Answer::Port(port) => Some(port),
             _ => None,
         }
     }
 
     /// The peer of `window`'s tools at `origin` (the native tool's `origin`, as the browser gave it) on native's
-    /// path.
+    /// path (none while the session is borrowed).
     pub fn native_peer(&self, window: WindowId, origin: &str) -> Option<PeerId> {
+        let Ok(mut session) = self.session.try_borrow_mut() else { return None };
         let input = Input::NativePeer { window, origin: WindowOrigin::from_browser(origin) };
-        match self.session.borrow_mut().handle(input, now()) {
+        match session.handle(input, now()) {
             Answer::Peer(peer) => Some(peer),
             _ => None,
         }
@@ -355,6 +405,7 @@ impl Driver {
         let around: Vec<(WindowId, Locator)> =
             windows_around().into_iter().map(|(window, locator)| (self.window_id(&window), locator)).collect();
         let opening = JournalsOpening { owner, label, config, previous_page_crashed, around };
+        // From the tab claim's task: nothing borrows the session; page code that reading calls finds it busy.
         {
             let mut slot = self.storage.borrow_mut();
             let storage = slot.insert(storage);

@@ -33,7 +33,7 @@ fn call_target(tool: &JsValue) -> Result<(CallTarget, ToolName), JsValue> {
     if window.is_undefined() || window.is_null() {
         return Err(refused("tool.window must be the window of the tool"));
     }
-    let own_window = web_sys::window().is_some_and(|w| js_sys::Object::is(&window, &w));
+    let own_window = web_sys::window().is_some_and(|w| window == JsValue::from(w));
     Ok((CallTarget::Copy { origin: WindowOrigin::from_browser(&origin), own_window }, name))
 }
 

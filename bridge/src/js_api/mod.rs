@@ -111,7 +111,8 @@ impl BridgeHandle {
     /// `undefined` once the tool is registered (before `registerTool` returns); it rejects, as native does, with a
     /// `TypeError` for a tool that lacks a field or has one of the wrong kind, a `DOMException` `InvalidStateError`
     /// for a name already registered, a name that is not a tool name or an empty description (the session's rule,
-    /// as for the Rust API), and the signal's reason for a signal already aborted.
+    /// as for the Rust API), the signal's reason for a signal already aborted, and an `Error` when page code the
+    /// bridge runs while it works calls it (`BridgeError::Busy`, docs/architecture.md).
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(&self, tool: JsValue, options: JsValue) -> js_sys::Promise {
         let invalid_state = |message: String| make_dom_exception(&message, "InvalidStateError", "");

@@ -170,12 +170,15 @@ export interface ModelContext extends EventTarget {
   readonly ready: Promise<void>;
   /** Registers a tool (at once: it is listed before this returns). Resolves with `undefined`, as native WebMCP's;
    * rejects with a `TypeError` for a missing or mistyped field, a `DOMException` `InvalidStateError` for a name
-   * already registered, an invalid name or an empty description, and the signal's reason when it was already
-   * aborted. */
+   * already registered, an invalid name or an empty description, the signal's reason when it was already
+   * aborted, and an `Error` when page code that the bridge runs while it works (a replaced built-in such as
+   * `RegExp.prototype.exec`) calls it: nothing is registered then. */
   registerTool<Args extends object = ToolArgs, Result = unknown>(
     tool: ToolDefinition<Args, Result>,
     options?: RegisterToolOptions,
   ): Promise<void>;
+  /** Unregisters the tool `name` (an extension); whether one was removed. Called from page code that the bridge
+   * runs while it works (a replaced built-in), it returns `false` and the tool is unregistered right after. */
   unregisterTool(name: string): boolean;
   /** Lists this page's tools and those of the windows around it (parent, its frames, this page's frames,
    * opener) whose origin is in `fromOrigins`. A window that has not answered within `timeoutMs` is left out: an

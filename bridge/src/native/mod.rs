@@ -155,7 +155,7 @@ fn merge(bridge: &js_sys::Array, native: &js_sys::Array) -> js_sys::Array {
                     .ok()
                     .and_then(|n| n.as_string())
                     .unwrap_or_default();
-                let index = windows.iter().position(|w| js_sys::Object::is(w, &window)).unwrap_or_else(|| {
+                let index = windows.iter().position(|w| *w == window).unwrap_or_else(|| {
                     windows.push(window);
                     windows.len() - 1
                 });
