@@ -570,7 +570,10 @@ async fn bridges_talk_on_their_private_port_after_the_first_list(t: Ctx) -> E2eR
     let dir = pages::FRAME_PROVIDES;
     let name = dir.tool("ping");
     register(&t, dir.provider, echo_tool(&name), json!({})).await?;
-    list(&t, dir.consumer, json!({ "fromOrigins": ["widget"] })).await?;
+    // Long enough for a loaded machine: the port is set up when the frame's answer comes in time (it came after the
+    // default 500 ms once, in a CI run with other work on both cores, and the case then waited for a port in vain).
+    // The listing ends when the frame answers, so a quick answer does not wait.
+    list(&t, dir.consumer, json!({ "fromOrigins": ["widget"], "timeoutMs": 5000 })).await?;
     // The provider answers WEBMCP_CONNECT on the port it was given: from then on, the pair has its port.
     wait_in(&t, dir.provider, "window.__postMessageLog.some((r) => r.via === 'port')").await?;
     check_eq(call(&t, dir.consumer, &name, json!({ "n": 1 })).await?["ok"].clone(), json!(true), "the first call")?;
