@@ -213,15 +213,16 @@ async fn listeners_and_execute_that_call_the_bridge_back_leave_it_working(t: Ctx
 /// Built-ins that the page replaced and that the bridge calls while its state is borrowed call the bridge back:
 /// `RegExp.prototype.exec` (the argument check of a tool's `pattern`), `Storage.prototype.setItem` (a journal's
 /// write), `MessagePort.prototype.postMessage` (a batch to the widget's bridge) and
-/// `EventTarget.prototype.removeEventListener` (of the signal of a tool that is unregistered).
+/// `EventTarget.prototype.removeEventListener` (of the signal of a tool that is unregistered). The page's `RegExp` is
+/// `window.RegExp`: Firefox runs WebDriver scripts in a sandbox whose JavaScript built-ins are its own.
 async fn built_ins_the_bridge_calls_while_it_works_may_call_it_back(t: Ctx) -> E2eResult<()> {
     open(&t).await?;
     js(
         &t,
         Page::Top,
         "const re = window.__re; const mc = document.modelContext; \
-         const exec = RegExp.prototype.exec; \
-         RegExp.prototype.exec = function (...args) { \
+         const pageRegExp = window.RegExp; const exec = pageRegExp.prototype.exec; \
+         pageRegExp.prototype.exec = function (...args) { \
            if (re.armed.regexp && this.source === '^[a-z]+$') { re.armed.regexp = false; re.poke('regexp'); } \
            return exec.apply(this, args); }; \
          const setItem = Storage.prototype.setItem; \
