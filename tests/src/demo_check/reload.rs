@@ -62,7 +62,7 @@ async fn reload_mid_checkout(v: &Visit, reloaded: Reloaded) -> E2eResult<String>
         check_eq(
             (chip.tool.as_str(), chip.state.as_str(), chip.recovered.as_deref()),
             ("checkout", expected, Some("true")),
-            "the new widget page's chip (tool, state, recovered)",
+            &format!("the new widget page's chip (tool, state, recovered; it says \"{}\")", chip.detail),
         )?;
     }
     // The outcome stays recorded under the call's callId: the same callId again gets it, and runs nothing.
