@@ -770,6 +770,45 @@ fn a_stopped_caller_settles_stopped_and_the_provider_is_told_to_cancel() {
     }
 }
 
+/// A call that the page stops while it still waits for the journals (the page's first moments, while its tab is
+/// claimed) never reaches a provider: when the journals open it is recorded and settled `stopped`, and nothing is
+/// posted. Before, the stop found no call yet and was lost: the request left when the journals opened, and the tool ran
+/// (seen in Firefox, whose tab claim takes longer: e2e `once::stop_before_start`).
+#[test]
+fn a_call_stopped_before_the_journals_open_is_never_sent() {
+    for bridge in [true, false] {
+        let (mut page, shop_peer) = widget_with_shop(false, bridge);
+        let with_call_id = |waiter: u64| match execute(waiter, shop_peer, "add", "{}", None) {
+            Input::Execute(mut request) => {
+                request.call_id = Some("order-1".to_owned());
+                Input::Execute(request)
+            }
+            other => other,
+        };
+        let before_open = page.task(with_call_id(5));
+        let stopped = page.task(Input::Stop(WaiterId(5)));
+        let mut effects = page.open();
+        effects.extend(page.task(Input::EndOfTask));
+        let all: Vec<&Effect> = before_open.iter().chain(&stopped).chain(&effects).collect();
+        let posted: Vec<_> = all
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Effect::Post { message: Message::ExecuteRequest(_) | Message::CancelTool { .. }, .. }
+                        | Effect::PostBatch { .. }
+                )
+            })
+            .collect();
+        assert!(posted.is_empty(), "bridge {bridge}: nothing may reach the provider: {posted:?}");
+        assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Stopped)], "bridge {bridge}");
+        // The callId remembers the stop: the same callId again replays it and sends nothing.
+        let again = page.task(with_call_id(6));
+        assert_eq!(settles(&again), vec![(WaiterId(6), CallOutcome::Stopped)], "bridge {bridge}");
+        assert!(again.iter().all(|e| !matches!(e, Effect::Post { message: Message::ExecuteRequest(_), .. })));
+    }
+}
+
 #[test]
 fn a_page_that_navigates_away_stops_its_calls_and_one_that_reloads_leaves_them_to_its_next_page() {
     // (what the page said of its departure before `pagehide`, whether its calls stop)

@@ -28,6 +28,9 @@ pub(crate) struct PageCall {
     pub args: JsonText,
     pub call_id: Option<String>,
     pub timeout_ms: Option<u32>,
+    /// Stopped while it waited for the journals: it is recorded (its `callId` replays the stop) and stopped before
+    /// its request is posted, so that no provider ever hears of it (docs/once-only.md §4).
+    pub stopped: bool,
 }
 
 impl Session {
@@ -40,7 +43,7 @@ impl Session {
             .and_then(|peer| Ok((peer, accept_call_args(args.as_deref().unwrap_or("{}"), form, &self.config.limits)?)));
         match accepted {
             Ok((peer, args)) => {
-                let call = PageCall { waiter, peer, tool, args, call_id, timeout_ms };
+                let call = PageCall { waiter, peer, tool, args, call_id, timeout_ms, stopped: false };
                 self.when_journals_open(Deferred::Execute(call));
             }
             Err(error) => self.effects.push_back(Effect::RefuseCall { waiter, error }),
@@ -66,7 +69,7 @@ impl Session {
 
     /// Starts (or joins, or replays) a call for the page.
     pub(crate) fn start_call(&mut self, call: PageCall) {
-        let PageCall { waiter, peer, tool, args, call_id, timeout_ms } = call;
+        let PageCall { waiter, peer, tool, args, call_id, timeout_ms, stopped } = call;
         let Some(target) = self.peers.get(peer).filter(|p| !p.gone) else {
             let error = ToolError::new(ErrorKind::Interrupted, "the tool's window went away: list the tools again");
             return self.effects.push_back(Effect::Settle { waiter, outcome: CallOutcome::Failed(error) });
@@ -99,10 +102,17 @@ impl Session {
                     waiters: Vec::new(),
                 });
                 self.wait_for(&wire_id, waiter, timeout_ms);
+                if stopped {
+                    self.stop_waiter(waiter);
+                }
             }
             Ok(Start::New) => {
                 self.outgoing.calls.insert(wire_id.clone(), PendingCall { peer, since: now, waiters: Vec::new() });
                 self.wait_for(&wire_id, waiter, timeout_ms);
+                if stopped {
+                    // Recorded, not sent: the stop settles it with nothing to tell the provider.
+                    return self.stop_waiter(waiter);
+                }
                 let Some(journals) = self.journals.as_ref() else { return };
                 let Some(entry) = journals.consumer.get(&wire_id) else { return };
                 let Some(args) = entry.args().cloned() else { return };
@@ -192,7 +202,9 @@ impl Session {
 
     /// The caller behind `waiter` gave up: its call is recorded as stopped first, then the provider is told.
     pub(crate) fn stop_waiter(&mut self, waiter: WaiterId) {
-        let Some(wire_id) = self.outgoing.waiting_on.get(&waiter).cloned() else { return };
+        let Some(wire_id) = self.outgoing.waiting_on.get(&waiter).cloned() else {
+            return self.stop_when_started(waiter);
+        };
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
         if let Some(settled) = journals.consumer.stop(&wire_id, now) {
@@ -201,9 +213,22 @@ impl Session {
         }
     }
 
+    /// A call of `waiter` that still waits for the journals is marked to stop as soon as it starts.
+    fn stop_when_started(&mut self, waiter: WaiterId) {
+        for work in &mut self.deferred {
+            if let Deferred::Execute(call) = work
+                && call.waiter == waiter
+            {
+                call.stopped = true;
+            }
+        }
+    }
+
     /// Nobody will read what `waiter` is settled with: it leaves its call, which stops when no waiter is left.
     pub(crate) fn abandon_waiter(&mut self, waiter: WaiterId) {
-        let Some(wire_id) = self.outgoing.waiting_on.remove(&waiter) else { return };
+        let Some(wire_id) = self.outgoing.waiting_on.remove(&waiter) else {
+            return self.stop_when_started(waiter);
+        };
         let Some(call) = self.outgoing.calls.get_mut(&wire_id) else { return };
         call.waiters.retain(|w| *w != waiter);
         if !call.waiters.is_empty() {

@@ -30,7 +30,15 @@ impl Session {
         let text = args.as_deref().unwrap_or("{}");
         match accept_call_args(text, ArgsForm::Written, &self.config.limits) {
             Ok(args) => {
-                let call = PageCall { waiter, peer: PeerId::SELF, tool, args, call_id: None, timeout_ms: None };
+                let call = PageCall {
+                    waiter,
+                    peer: PeerId::SELF,
+                    tool,
+                    args,
+                    call_id: None,
+                    timeout_ms: None,
+                    stopped: false,
+                };
                 self.when_journals_open(Deferred::Execute(call));
             }
             Err(error) => {
