@@ -114,10 +114,10 @@ if [ -f "$ROOT/tests/tests/e2e.rs" ]; then
   step e2e-native env E2E_NATIVE=1 cargo test -p interpane-e2e --test e2e --locked
   # The same suite in the other engines (docs/engines.md): Firefox ESR headless, and WebKitGTK's MiniBrowser, which
   # has no headless mode, on a virtual display of its own (xvfb-run -a picks a free one and ends it with the step).
-  # Every case that is not about Chromium's own features runs in both. Measured on this kind of machine with nothing
-  # else running: e2e-firefox about 350 s (Firefox starts slowly: a profile per session), e2e-webkit about 180 s;
-  # with the engines' set-up on a fresh machine (Debian packages, geckodriver built in about 2 minutes) the whole
-  # test command stays within the 40 minutes CI allows.
+  # Every case that is not about Chromium's own features runs in both. Measured on this kind of machine, a clean
+  # clone with the tools installed and nothing else running (8fd93be): e2e-firefox 261 s, e2e-webkit 152 s, the
+  # whole command 1,452 s; a fresh machine adds the set-up (Debian packages, wasm-bindgen-cli, the test runner, and
+  # geckodriver, built in 122 s), about 12 minutes, within the 40 minutes CI allows.
   step e2e-firefox env E2E_ENGINE=firefox cargo test -p interpane-e2e --test e2e --locked
   step e2e-webkit xvfb-run -a -s "-screen 0 1280x900x24" env E2E_ENGINE=webkit \
     cargo test -p interpane-e2e --test e2e --locked
