@@ -140,12 +140,6 @@ impl Engine {
     pub fn copies_frame_storage_into_opened_windows(self) -> bool {
         self != Engine::Firefox
     }
-
-    /// Whether the engine's browser needs a display (WebKitGTK's MiniBrowser has no headless mode); the test
-    /// command runs such a step under `xvfb-run`.
-    pub fn needs_display(self) -> bool {
-        self == Engine::WebKit
-    }
 }
 
 impl fmt::Display for Engine {

@@ -76,20 +76,12 @@ pub struct Ctx {
     demo: Arc<RunningDemo>,
     prefix: String,
     engine: Engine,
-    driver_url: String,
 }
 
 impl Ctx {
     /// The engine of this run.
     pub fn engine(&self) -> Engine {
         self.engine
-    }
-
-    /// The WebDriver URL of the server this case's session is on, for a case that opens a second session of the
-    /// run's engine (a second window or tab, e.g.). Chromium's server takes several sessions; geckodriver and
-    /// WebKitWebDriver take one each, so a second session there needs a server of its own ([`Driver::start`]).
-    pub fn driver_url(&self) -> &str {
-        &self.driver_url
     }
 
     /// The running demo (origins, counters).
@@ -211,16 +203,9 @@ impl Suite {
         demo: Arc<RunningDemo>,
         prefix: String,
     ) -> Result<(), Failed> {
-        let driver_url = driver.url();
-        let client = new_session(&driver_url, self.engine).await.map_err(|e| Failed::from(e.to_string()))?;
+        let client = new_session(&driver.url(), self.engine).await.map_err(|e| Failed::from(e.to_string()))?;
         let session = Session::new(client);
-        let ctx = Ctx {
-            session: session.clone(),
-            demo: demo.clone(),
-            prefix: prefix.clone(),
-            engine: self.engine,
-            driver_url,
-        };
+        let ctx = Ctx { session: session.clone(), demo: demo.clone(), prefix: prefix.clone(), engine: self.engine };
         // Spawned, so that a panicking case still lets the session close below.
         let outcome = tokio::spawn((case.run)(ctx)).await;
         let closed = session.close().await;
