@@ -34,9 +34,10 @@ source "$(dirname "$0")/lib.sh"
 # of through web-sys's `Crypto`): 214,688, the budget 214,700. Issue 37's fix of re-entrant calls (+39: the driver's inbox, no borrow held across a
 # call into JavaScript; measured alone), a consumer that fires toolchange only when a window's list changed (+193),
 # and one rule set for registering a tool, in the session for every API (+907): 215,917 (index.js 14,368 + wasm
-# 201,549), the budget 215,950; a call stopped before the journals open is never sent (+30): 215,947. It was 311,400 when the check came
+# 201,549), the budget 215,950; a call stopped before the journals open is never sent (+30): 215,947; errors held while a page is leaving (WebKit's
+# "Load failed", issue 35: +379) and a port handshake given up and offered again (+56): 216,382, the budget 216,400. It was 311,400 when the check came
 # (748fe7f); issue 24 lowers it on its way to 150 KiB (docs/performance.md says what each step took out).
-BUDGET_BYTES=${SIZE_BUDGET_BYTES:-215950}
+BUDGET_BYTES=${SIZE_BUDGET_BYTES:-216400}
 
 pkg=${1:-"$ROOT/bridge/pkg"}
 total=0

@@ -19,7 +19,7 @@ use interpane_policy::calls_channel::{self, ChannelMessage};
 use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
 use interpane_policy::journal::{CallOutcome, JournalStore, MemoryStore, OutcomeStatus};
 use interpane_policy::session::{
-    Answer, CallRefusal, CallRequest, CallTarget, Departure, Effect, Input, LIVENESS_MS, ListedTool, Locator,
+    Answer, CallRefusal, CallRequest, CallTarget, Departure, Effect, HANDSHAKE_WAIT_MS, HELD_ERROR_MS, Input, LIVENESS_MS, ListedTool, Locator,
     ObservedCall, ObservedStatus, PeerId, PortId, RunId, RunResult, WaiterId, WindowFacts, WindowId,
 };
 use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, RequestId, ToolError, TupleOrigin};
@@ -382,6 +382,71 @@ fn a_new_tool_is_announced_at_its_exposed_origins_and_a_window_there_lists_it() 
         effects.iter().all(|e| !matches!(e, Effect::Post { window: WindowId(7 | 8), .. })),
         "no window outside the frame tree is asked: {effects:?}"
     );
+}
+
+/// The widget's answers to listing the shop (a bridge, in window 1) with `tools`: what its task queued.
+fn relist_shop(page: &mut Page, waiter: u64, tools: Vec<ToolDescriptor>) -> Vec<Effect> {
+    let effects = page.handle(list(waiter, SHOP, &[(1, Locator::Frame(0))]));
+    let request_id = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Post { origin, message: Message::GetToolsRequest { request_id, .. }, .. }
+                if origin.as_str() == SHOP =>
+            {
+                Some(request_id.clone())
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("listing {waiter}: the shop is asked by window: {effects:?}"));
+    let response = Message::GetToolsResponse(GetToolsResponse { request_id, tools, bridge: true });
+    page.task(from_window(1, SHOP, &response))
+}
+
+fn connects(effects: &[Effect]) -> Vec<PortId> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Post { message: Message::Connect { .. }, open_port: Some(port), .. } => Some(*port),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A provider refuses a port from an origin that sees none of its tools, and its refusal only closes the port: a
+/// consumer that offered one after an empty listing (the provider's tools not registered yet, or exposed to others
+/// only) waited for an answer that never came, and kept calling by window messages for good. Now a port is offered
+/// once the peer listed a tool, and a handshake with no answer is given up and started again at a later listing.
+#[test]
+fn a_port_is_offered_once_a_tool_is_listed_and_offered_again_when_the_answer_never_came() {
+    let mut page = Page::new(WIDGET, "");
+    page.open();
+    assert_eq!(connects(&relist_shop(&mut page, 1, vec![])), vec![], "no tool listed: no port");
+    let first = connects(&relist_shop(&mut page, 2, vec![descriptor("add", SHOP)]));
+    assert_eq!(first.len(), 1, "a tool listed: a port");
+    // Within the wait, another listing starts nothing new.
+    page.now += HANDSHAKE_WAIT_MS - 1;
+    let effects = relist_shop(&mut page, 3, vec![descriptor("add", SHOP)]);
+    assert!(connects(&effects).is_empty() && !effects.contains(&Effect::ClosePort(first[0])), "{effects:?}");
+    // After it, the unanswered port is closed and another is offered.
+    page.now += 1;
+    let effects = relist_shop(&mut page, 4, vec![descriptor("add", SHOP)]);
+    assert!(effects.contains(&Effect::ClosePort(first[0])), "{effects:?}");
+    let second = connects(&effects);
+    assert_eq!(second.len(), 1, "{effects:?}");
+    assert_ne!(second, first);
+    // Its answer is taken; a late answer on the first port is not.
+    let answer = |id: &str| format!("[{}]", Message::Connected { request_id: rid(id), utf8_batches: true }.encode());
+    let request_id = |effects: &[Effect]| {
+        effects.iter().find_map(|e| match e {
+            Effect::Post { message: Message::Connect { request_id, .. }, .. } => Some(request_id.as_str().to_owned()),
+            _ => None,
+        })
+    };
+    let second_id = request_id(&effects).expect("a connect");
+    assert_eq!(page.task(Input::PortBatch { port: second[0], text: answer(&second_id) }), vec![]);
+    // Connected: the next listing asks on that port.
+    let effects = page.task(list(5, SHOP, &[(1, Locator::Frame(0))]));
+    assert!(effects.iter().any(|e| matches!(e, Effect::PostBatch { port, .. } if *port == second[0])), "{effects:?}");
 }
 
 #[test]
@@ -812,9 +877,11 @@ fn a_call_stopped_before_the_journals_open_is_never_sent() {
 #[test]
 fn a_page_that_navigates_away_stops_its_calls_and_one_that_reloads_leaves_them_to_its_next_page() {
     // (what the page said of its departure before `pagehide`, whether its calls stop)
-    let table: [(&[Departure], bool); 5] = [
+    let table: [(&[Departure], bool); 6] = [
         (&[], false),
         (&[Departure::Reloads], false),
+        // `beforeunload` in a browser without the Navigation API: where to is unknown, taken as a reload.
+        (&[Departure::Unsure], false),
         (&[Departure::Leaves], true),
         // A navigation that did not replace the document (`navigateerror`), then a reload by the browser's own
         // interface, which the page hears nothing of.
@@ -844,6 +911,64 @@ fn a_page_that_navigates_away_stops_its_calls_and_one_that_reloads_leaves_them_t
         let asked = post(1, SHOP, Message::CallStatusRequest { request_id: rid(&wire) });
         let next = next_page(std::mem::replace(&mut page.store, MemoryStore::new()));
         assert_eq!(next.contains(&asked), !stops, "{departures:?}: {next:?}");
+    }
+}
+
+/// WebKit cancels a page's loads as soon as a navigation starts, while the page's scripts still run, so a tool that
+/// awaits a `fetch` throws before `pagehide`. An error thrown while the page announced a departure is held: when the
+/// page goes away the run was still running (its caller hears the page go, and the next page says `interrupted`);
+/// when it stays after all (an event says so, or the hold runs out) the error is sent. A result is never held.
+#[test]
+fn an_error_thrown_while_the_page_is_leaving_is_held_until_it_goes_or_stays() {
+    #[derive(Debug, Clone, Copy)]
+    enum Then {
+        GoesAway,
+        StaysByEvent,
+        HoldRunsOut,
+    }
+    let error = ToolError::new(ErrorKind::ToolError, "Load failed");
+    let error_sent = post(2, WIDGET, Message::ExecuteResponse(ExecuteResponse::failure(rid("c_1"), error.clone())));
+    let posts = |effects: Vec<Effect>| -> Vec<Effect> {
+        effects.into_iter().filter(|e| matches!(e, Effect::Post { .. } | Effect::PostBatch { .. })).collect()
+    };
+    for departure in [Departure::Unsure, Departure::Reloads, Departure::Leaves] {
+        for then in [Then::GoesAway, Then::StaysByEvent, Then::HoldRunsOut] {
+            let case = format!("{departure:?}, then {then:?}");
+            let mut page = shop();
+            page.task(from_window(2, WIDGET, &execute_request("c_1", "add", "{}")));
+            assert_eq!(page.task(Input::Navigating(departure)), vec![], "{case}");
+            let threw = Input::ToolSettled { run: RunId(1), result: RunResult::Threw(error.clone()) };
+            assert_eq!(posts(page.task(threw)), vec![], "{case}: the error is held");
+            match then {
+                Then::GoesAway => {
+                    let effects = page.task(Input::GoingAway);
+                    assert!(effects.contains(&post(2, WIDGET, Message::GoingAway)), "{case}: {effects:?}");
+                    assert!(!effects.contains(&error_sent), "{case}: {effects:?}");
+                    // The shop's next page answers the caller's question from the journal: interrupted.
+                    let mut next = Page::new(SHOP, WIDGET);
+                    next.store = std::mem::replace(&mut page.store, MemoryStore::new());
+                    next.open();
+                    next.register(tool("add"));
+                    let status = Message::CallStatusRequest { request_id: rid("c_1") };
+                    let answer = format!("{:?}", next.task(from_window(2, WIDGET, &status)));
+                    assert!(answer.contains("kind: Interrupted"), "{case}: {answer}");
+                }
+                Then::StaysByEvent => {
+                    assert_eq!(posts(page.task(Input::Navigating(Departure::Stays))), vec![error_sent.clone()], "{case}");
+                }
+                Then::HoldRunsOut => {
+                    assert_eq!(posts(page.advance_to(page.now + HELD_ERROR_MS - 1)), vec![], "{case}");
+                    assert_eq!(posts(page.advance_to(page.now + 1)), vec![error_sent.clone()], "{case}");
+                }
+            }
+        }
+        // A result is the tool's own: it is sent at once.
+        let mut page = shop();
+        page.task(from_window(2, WIDGET, &execute_request("c_1", "add", "{}")));
+        page.task(Input::Navigating(departure));
+        let returned = Input::ToolSettled { run: RunId(1), result: RunResult::Returned("2".into()) };
+        let answer = Message::ExecuteResponse(ExecuteResponse { request_id: rid("c_1"), outcome: Ok(json("2")) });
+        assert_eq!(posts(page.task(returned)), vec![post(2, WIDGET, answer)], "{departure:?}");
     }
 }
 

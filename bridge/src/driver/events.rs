@@ -66,15 +66,23 @@ pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<Eve
     listeners
 }
 
-/// The Navigation API's events (where the browser has it): whether the page's document is about to be replaced,
-/// by a reload or by another document, for what going away means for its calls (the session decides). A same-
-/// document navigation or a download replaces nothing; `navigatesuccess` and `navigateerror` say that a
-/// navigation ended without replacing the document. A navigation that a page of another origin starts fires none
-/// of them here (nor, maybe, one the browser's own interface starts), and the session takes the page's leaving as a
-/// reload then.
+/// The Navigation API's events (where the browser has it, else `beforeunload`): whether the page's document is
+/// about to be replaced, by a reload or by another document, for what going away means for its calls (the session
+/// decides). A same-document navigation or a download replaces nothing; `navigatesuccess` and `navigateerror` say
+/// that a navigation ended without replacing the document. A navigation that a page of another origin starts fires
+/// none of them here (nor, maybe, one the browser's own interface starts), and the session takes the page's leaving
+/// as a reload then.
 fn listen_to_navigation(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<EventListener> {
     let navigation = js_sys::Reflect::get(window, &JsValue::from_str("navigation")).unwrap_or(JsValue::UNDEFINED);
-    let Ok(navigation) = navigation.dyn_into::<web_sys::EventTarget>() else { return Vec::new() };
+    let Ok(navigation) = navigation.dyn_into::<web_sys::EventTarget>() else {
+        // Without it (WebKit), `beforeunload` is the only sign that a navigation may start: where to is unknown,
+        // and the session only holds the errors that tools throw until the page goes or stays. The listener never
+        // asks the user anything.
+        let on_before_unload = driver.clone();
+        return vec![EventListener::new(window, "beforeunload", move |_| {
+            upgrade(&on_before_unload, |driver| driver.input(Input::Navigating(Departure::Unsure)));
+        })];
+    };
     let on_navigate = driver.clone();
     let mut listeners = vec![EventListener::new(&navigation, "navigate", move |event| {
         let read = |value: &JsValue, name: &str| js_sys::Reflect::get(value, &JsValue::from_str(name)).ok();

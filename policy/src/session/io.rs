@@ -168,6 +168,11 @@ pub enum Departure {
     Reloads,
     /// It navigates to another document (`push`, `replace`, `traverse`): its calls stop when it goes.
     Leaves,
+    /// A navigation may be starting, and the page cannot tell where to (`beforeunload`, in a browser without the
+    /// Navigation API): going away is taken as a reload, as with [`Departure::Stays`], but an error a tool throws
+    /// meanwhile may be the navigation's doing (WebKit cancels the page's loads when a navigation starts, while its
+    /// scripts still run), so it is held as for a known departure ([`HELD_ERROR_MS`](crate::session::HELD_ERROR_MS)).
+    Unsure,
 }
 
 /// A declarative form's tool definition, as the driver read it from the page (`js/forms/tool.js` `formTool`).

@@ -10,7 +10,7 @@ use crate::session::Session;
 use crate::session::ids::{Locator, PeerId, WaiterId, WindowId};
 use crate::session::io::{Asked, Effect, ListRequest, ListedTool};
 use crate::session::peers::{Link, PortSide, Sender, Via};
-use crate::session::timers::Timer;
+use crate::session::timers::{HANDSHAKE_WAIT_MS, Timer};
 
 /// Who waits for a listing.
 #[derive(Debug)]
@@ -234,13 +234,32 @@ impl Session {
     }
 
     /// Sets up a private port to a bridge peer (docs/protocol.md, `WEBMCP_CONNECT`): the port of this page's calls
-    /// to it. The peer's calls to this page, if it makes any, take a port of its own.
+    /// to it, once it listed a tool this page can call (a provider refuses a port from an origin that sees none of
+    /// its tools). The peer's calls to this page, if it makes any, take a port of its own. A handshake that had no
+    /// answer within [`HANDSHAKE_WAIT_MS`] (its answer lost, or refused because the peer's tools changed) is given
+    /// up at the next listing, and a new one starts: until one completes, calls go by window messages.
     fn connect(&mut self, peer_id: PeerId) {
+        let now = self.now;
+        let stale = self.peers.get_mut(peer_id).and_then(|peer| {
+            let (_, link, sent) = peer.connecting.as_ref()?;
+            let port = link.port;
+            (now >= sent.saturating_add(HANDSHAKE_WAIT_MS)).then(|| {
+                peer.connecting = None;
+                port
+            })
+        });
+        if let Some(port) = stale {
+            self.peers.drop_port(port);
+            self.effects.push_back(Effect::ClosePort(port));
+        }
         // A peer reached by message is at a tuple origin (only this page and a native peer can be opaque).
-        let ready = self
-            .peers
-            .get(peer_id)
-            .filter(|peer| peer_id != PeerId::SELF && peer.ours.is_none() && peer.connecting.is_none() && !peer.gone);
+        let ready = self.peers.get(peer_id).filter(|peer| {
+            peer_id != PeerId::SELF
+                && peer.ours.is_none()
+                && peer.connecting.is_none()
+                && !peer.gone
+                && !peer.tools.is_empty()
+        });
         let Some((window, origin)) = ready.and_then(|peer| Some((peer.window, peer.origin.tuple()?.clone()))) else {
             return;
         };
@@ -248,7 +267,7 @@ impl Session {
         let Ok(request_id) = self.ids.request_id("p_") else { return };
         let port = self.new_port_id();
         let Some(peer) = self.peers.get_mut(peer_id) else { return };
-        peer.connecting = Some((request_id.clone(), Link::new(port)));
+        peer.connecting = Some((request_id.clone(), Link::new(port), now));
         self.peers.note_port(port, peer_id, PortSide::Ours);
         let message = Message::Connect { request_id, utf8_batches: true };
         self.effects.push_back(Effect::Post { window, origin, message, open_port: Some(port) });
@@ -263,10 +282,10 @@ impl Session {
     /// `WEBMCP_CONNECTED` on the port we set up: from now on our calls to the peer take it.
     pub(crate) fn on_connected(&mut self, from: &Sender, request_id: &RequestId, utf8_batches: bool) {
         let Some(peer) = self.peers.get_mut(from.peer) else { return };
-        if from.via != Via::Port(PortSide::Ours) || peer.connecting.as_ref().is_none_or(|(id, _)| id != request_id) {
+        if from.via != Via::Port(PortSide::Ours) || peer.connecting.as_ref().is_none_or(|(id, _, _)| id != request_id) {
             return;
         }
-        if let Some((_, mut link)) = peer.connecting.take() {
+        if let Some((_, mut link, _)) = peer.connecting.take() {
             link.utf8 = utf8_batches;
             peer.ours = Some(link);
         }

@@ -86,7 +86,7 @@ pub use io::{
 };
 pub use journals::JournalsOpening;
 pub use random::{Entropy, EntropyError, id_text};
-pub use timers::{ACK_BATCH, ACK_DELAY_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
+pub use timers::{ACK_BATCH, ACK_DELAY_MS, HANDSHAKE_WAIT_MS, HELD_ERROR_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
 
 use crate::envelope::{Decoded, EnvelopeError, Message, decode, decode_batch};
 use crate::fifo::Fifo;
@@ -208,6 +208,8 @@ struct Incoming {
     running: IndexMap<RunKey, Running>,
     runs: SortedMap<RunId, RunKey>,
     next_run: u32,
+    /// Errors that runs threw while the page seemed to be leaving, in order (provider.rs `tool_settled`).
+    held: Vec<(RunId, RunResult)>,
 }
 
 /// The tool lists this page asked for.
@@ -254,7 +256,7 @@ impl Session {
             journals: None,
             deferred: Vec::new(),
             outgoing: Outgoing::default(),
-            incoming: Incoming { running: IndexMap::new(), runs: SortedMap::new(), next_run: 1 },
+            incoming: Incoming { running: IndexMap::new(), runs: SortedMap::new(), next_run: 1, held: Vec::new() },
             listing: Listings { listings: SortedMap::new(), asked: SortedMap::new(), next_listing: 1, interest },
             outbox: Outbox::default(),
             timers: Timers::default(),
@@ -335,7 +337,7 @@ impl Session {
             Input::EndOfTask => self.end_of_task(),
             Input::Hidden => self.flush_journals(),
             Input::GoingAway => self.going_away(),
-            Input::Navigating(departure) => self.departure = departure,
+            Input::Navigating(departure) => self.navigating(departure),
             Input::CallsChannel(text) => self.on_calls_channel(&text),
             Input::NativeSettled { wire_id, result } => {
                 self.when_journals_open(Deferred::NativeSettled(wire_id, result))
@@ -371,6 +373,7 @@ impl Session {
                 Timer::StatusRetry(wire) => self.retry_status(wire),
                 Timer::CallTimeout(wire) => self.time_out(&wire),
                 Timer::Liveness => self.probe_liveness(),
+                Timer::HeldErrors => self.held_errors_due(),
             }
         }
     }

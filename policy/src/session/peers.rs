@@ -96,8 +96,8 @@ pub(crate) struct Peer {
     pub ours: Option<Link>,
     /// The port of its calls to this page.
     pub theirs: Option<Link>,
-    /// Our `WEBMCP_CONNECT` waiting for its `WEBMCP_CONNECTED`, and the port it set up.
-    pub connecting: Option<(RequestId, Link)>,
+    /// Our `WEBMCP_CONNECT` waiting for its `WEBMCP_CONNECTED`: its id, the port it set up, and when it left.
+    pub connecting: Option<(RequestId, Link, u64)>,
     /// When a message from it last arrived (ms since the epoch; 0 for never).
     pub last_heard: u64,
     /// It went away (GOING_AWAY, closed, navigated): it gets nothing more.
@@ -116,7 +116,7 @@ impl Peer {
         self.ours
             .iter()
             .chain(self.theirs.iter())
-            .chain(self.connecting.iter().map(|(_, link)| link))
+            .chain(self.connecting.iter().map(|(_, link, _)| link))
             .map(|link| link.port)
     }
 }

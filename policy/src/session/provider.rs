@@ -9,9 +9,9 @@ use crate::ids::RequestId;
 use crate::journal::{CancelDecision, ExecuteDecision, StatusAnswer, ToolOutcome};
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::ids::{PeerId, PortId, RunId};
-use crate::session::io::{Effect, RunResult};
+use crate::session::io::{Departure, Effect, RunResult};
 use crate::session::peers::{Link, PortSide, Sender, Via};
-use crate::session::timers::{LIVENESS_MS, Timer};
+use crate::session::timers::{HELD_ERROR_MS, LIVENESS_MS, Timer};
 use crate::session::{RunKey, Running, Session};
 
 impl Session {
@@ -110,7 +110,48 @@ impl Session {
     }
 
     /// A run of one of this page's tools ended.
+    ///
+    /// An error thrown while the page's document is about to go away may be the departure's doing rather than the
+    /// tool's (WebKit cancels a page's loads as soon as a navigation starts, and a `fetch` in the tool rejects
+    /// before `pagehide`): it is held. If the page goes away, the run is still running then and its caller learns
+    /// that it was interrupted (docs/once-only.md §3); if the page stays, the error is sent when that is known
+    /// ([`Departure::Stays`]) or after [`HELD_ERROR_MS`]. A result is never held: it is the tool's own.
     pub(crate) fn tool_settled(&mut self, run: RunId, result: RunResult) {
+        let departing = self.departure != Departure::Stays;
+        if departing && matches!(result, RunResult::Threw(_)) && self.incoming.runs.contains_key(&run) {
+            self.incoming.held.push((run, result));
+            self.timers.set_once(Timer::HeldErrors, self.now + HELD_ERROR_MS);
+            return;
+        }
+        self.run_ended(run, result);
+    }
+
+    /// The page's document announced a departure, or that it stays after all ([`crate::session::Input::Navigating`]):
+    /// the errors held while it seemed to leave are sent when it stays.
+    pub(crate) fn navigating(&mut self, departure: Departure) {
+        self.departure = departure;
+        if departure == Departure::Stays {
+            self.release_held_errors();
+        }
+    }
+
+    /// The page still runs [`HELD_ERROR_MS`] after its errors were held: the navigation did not happen (or is
+    /// slower than that), and they are sent. A departure nobody could name is forgotten then.
+    pub(crate) fn held_errors_due(&mut self) {
+        if self.departure == Departure::Unsure {
+            self.departure = Departure::Stays;
+        }
+        self.release_held_errors();
+    }
+
+    fn release_held_errors(&mut self) {
+        self.timers.clear(&Timer::HeldErrors);
+        for (run, result) in std::mem::take(&mut self.incoming.held) {
+            self.run_ended(run, result);
+        }
+    }
+
+    fn run_ended(&mut self, run: RunId, result: RunResult) {
         let Some(key) = self.incoming.runs.remove(&run) else { return };
         let outcome = match result {
             RunResult::Returned(text) => match JsonText::parse(&text, &self.config.limits) {

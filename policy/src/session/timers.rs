@@ -19,6 +19,15 @@ pub const SILENT_PROVIDER_MS: u64 = 3000;
 /// How often calls that wait are checked for a provider window that closed or fell silent (ms).
 pub const LIVENESS_MS: u64 = 500;
 
+/// How long an error that a tool threw while the page seemed to be leaving is held before it is sent anyway (ms):
+/// a navigation that the page announced and that has not unloaded it by then may never do so (a download, a
+/// response without content, a `beforeunload` prompt the user refused).
+pub const HELD_ERROR_MS: u64 = 2000;
+
+/// How long this page's `WEBMCP_CONNECT` may wait for its `WEBMCP_CONNECTED` before the next listing of the peer
+/// gives it up and starts another (ms).
+pub const HANDSHAKE_WAIT_MS: u64 = 2000;
+
 /// What a deadline is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Timer {
@@ -36,6 +45,8 @@ pub(crate) enum Timer {
     CallTimeout(RequestId),
     /// Check the windows that calls wait on.
     Liveness,
+    /// Send the errors held while the page seemed to be leaving.
+    HeldErrors,
 }
 
 /// Deadlines in ms since the epoch; at most one per [`Timer`].

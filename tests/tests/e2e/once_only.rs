@@ -33,6 +33,10 @@ pub fn cases() -> Vec<Case> {
         ),
         case!("once::provider_reload_during_the_run", reloads::provider_reload_during_the_run),
         case!(
+            "once::provider_reload_while_the_tool_awaits_a_fetch",
+            reloads::provider_reload_while_the_tool_awaits_a_fetch
+        ),
+        case!(
             "once::caller_reload_after_both_frames_loaded_together",
             reloads::caller_reload_after_both_frames_loaded_together
         ),

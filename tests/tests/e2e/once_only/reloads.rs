@@ -124,6 +124,29 @@ pub async fn provider_reload_during_the_run(t: Ctx) -> E2eResult<()> {
     pages.finish("provider_reload_during_the_run").await
 }
 
+/// The provider reloads while its tool awaits a `fetch` (a server gate that never opens). The reload cuts the
+/// request short and the tool throws ("Load failed" in WebKit, which does so as soon as the navigation starts,
+/// while the page still runs; "Failed to fetch" elsewhere): an error the departure caused, not the tool. The
+/// caller learns that the call was interrupted, as when the run is held in the page, and the tool ran once.
+pub async fn provider_reload_while_the_tool_awaits_a_fetch(t: Ctx) -> E2eResult<()> {
+    let mut pages = Pages::open(&t, &t.session, Layout::Siblings, "").await?;
+    let id = "s4f00";
+    let gate = format!("g-{id}");
+    pages.call(id, json!({ "gate": gate })).await?;
+    pages.wait_at_gate(&gate).await?;
+    pages.reload_provider().await?;
+    pages.wait_provider_state(id, "interrupted").await?;
+    pages.expect(id, &["pr.interrupted-gone", "ev.interrupted-gone"], &[("", 1)]).await?;
+    check_eq(
+        pages.retry(id, json!({ "gate": gate })).await?,
+        "interrupted-gone".to_owned(),
+        &format!("retry of {id} with the same callId"),
+    )?;
+    pages.expect(id, &["pr.interrupted-gone", "ev.interrupted-gone", "rp.interrupted-gone"], &[("", 1)]).await?;
+    pages.expect_nothing_pending().await?;
+    pages.finish("provider_reload_while_the_tool_awaits_a_fetch").await
+}
+
 /// The host adds the caller's and the provider's frames at once (`together=1`), so the provider may announce
 /// itself while the caller's first tool listing is still waiting for it; the caller then finds the tool, calls it,
 /// and reloads while it runs (held at a gate). The new caller page must still find the provider's window and
