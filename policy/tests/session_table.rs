@@ -19,8 +19,9 @@ use interpane_policy::calls_channel::{self, ChannelMessage};
 use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
 use interpane_policy::journal::{CallOutcome, JournalStore, MemoryStore, OutcomeStatus};
 use interpane_policy::session::{
-    Answer, CallRefusal, CallRequest, CallTarget, Departure, Effect, HANDSHAKE_WAIT_MS, HELD_ERROR_MS, Input, LIVENESS_MS, ListedTool, Locator,
-    ObservedCall, ObservedStatus, PeerId, PortId, RunId, RunResult, WaiterId, WindowFacts, WindowId,
+    Answer, CallRefusal, CallRequest, CallTarget, Departure, Effect, HANDSHAKE_WAIT_MS, HELD_ERROR_MS, Input,
+    LIVENESS_MS, ListedTool, Locator, ObservedCall, ObservedStatus, PeerId, PortId, RunId, RunResult, WaiterId,
+    WindowFacts, WindowId,
 };
 use interpane_policy::{ArgSchema, ErrorCategory, ErrorKind, Limits, RequestId, ToolError, TupleOrigin};
 use serde_json::json as value;
@@ -954,7 +955,11 @@ fn an_error_thrown_while_the_page_is_leaving_is_held_until_it_goes_or_stays() {
                     assert!(answer.contains("kind: Interrupted"), "{case}: {answer}");
                 }
                 Then::StaysByEvent => {
-                    assert_eq!(posts(page.task(Input::Navigating(Departure::Stays))), vec![error_sent.clone()], "{case}");
+                    assert_eq!(
+                        posts(page.task(Input::Navigating(Departure::Stays))),
+                        vec![error_sent.clone()],
+                        "{case}"
+                    );
                 }
                 Then::HoldRunsOut => {
                     assert_eq!(posts(page.advance_to(page.now + HELD_ERROR_MS - 1)), vec![], "{case}");

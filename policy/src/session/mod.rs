@@ -86,7 +86,9 @@ pub use io::{
 };
 pub use journals::JournalsOpening;
 pub use random::{Entropy, EntropyError, id_text};
-pub use timers::{ACK_BATCH, ACK_DELAY_MS, HANDSHAKE_WAIT_MS, HELD_ERROR_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS};
+pub use timers::{
+    ACK_BATCH, ACK_DELAY_MS, HANDSHAKE_WAIT_MS, HELD_ERROR_MS, LIVENESS_MS, SILENT_PROVIDER_MS, STATUS_RETRY_MS,
+};
 
 use crate::envelope::{Decoded, EnvelopeError, Message, decode, decode_batch};
 use crate::fifo::Fifo;
