@@ -88,12 +88,6 @@ const readyResolvers = new WeakMap();
 // Only this module makes ModelContext objects: `new ModelContext()` from page code is a TypeError, as native's.
 const MAKE = Symbol("ModelContext");
 
-// getTools() lists tools sorted by name (the spec's order; a sort is stable, so tools of one name keep the order in
-// which the windows answered).
-function byName(tools) {
-  return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
 // The mark by which any copy of the bridge tells its ModelContext class from the browser's (js/native.js): a
 // registered symbol, the same in every copy.
 export const BRIDGE_CLASS_MARK = Symbol.for("interpane.ModelContext");
@@ -118,7 +112,7 @@ export class ModelContext extends EventTarget {
   get ready() { return this.#ready; }
   registerTool(tool, options) { return this.#handle.registerTool(tool, options ?? {}); }
   unregisterTool(name) { return this.#handle.unregisterTool(name); }
-  getTools(options) { return this.#handle.getTools(options ?? {}).then(byName); }
+  getTools(options) { return this.#handle.getTools(options ?? {}); }
   executeTool(tool, args, options) { return this.#handle.executeTool(tool, args, options ?? {}); }
   get ontoolchange() { return this.#ontoolchange.get(); }
   set ontoolchange(handler) { this.#ontoolchange.set(handler); }

@@ -1,24 +1,12 @@
 // The package's entry: the wasm-bindgen module, with the mistakes a first user makes turned into clear words.
 // `init()` loads the WebAssembly module (interpane_bg.wasm, next to interpane.js, unless given another
 // URL or module); `install()` must come after it.
-import wasmInit, { initSync as wasmInitSync, install as wasmInstall } from "./interpane.js";
+import wasmInit, { initSync as wasmInitSync, install as wasmInstall, installOptions } from "./interpane.js";
 
 const PREFIX = "interpane:";
-const KNOWN_OPTIONS = [
-  "exposeToolsTo",
-  "element",
-  "allowWildcards",
-  "resultCap",
-  "maxCallsInFlight",
-  "maxPendingCalls",
-  "maxHeldResultBytes",
-  "discoveryTimeoutMs",
-  "storage",
-];
 
 let loaded = false;
 let loading = false;
-let installed = null; // { key, context } of this module's first install()
 
 /** Loads the WebAssembly module; resolves when `install()` may be called. Same arguments as wasm-bindgen's. */
 export default async function init(...args) {
@@ -39,22 +27,16 @@ export function initSync(...args) {
   return output;
 }
 
-/** Installs the bridge in this page and returns its `document.modelContext`; see the README. */
+/**
+ * Installs the bridge in this page and returns its `document.modelContext`; see the README. A second call returns
+ * the same object (the bridge warns when its options differ from the first's, and of options it does not know).
+ */
 export function install(options) {
-  checkOptions(options);
-  const key = optionsKey(options);
-  if (installed !== null) {
-    if (options !== undefined && key !== installed.key) {
-      console.warn(
-        `${PREFIX} install() was called again with other options (${key}); the first call's options ` +
-          `(${installed.key}) stay in force: a page has one bridge. Call install() once, or pass no options.`,
-      );
-    }
-    return installed.context;
-  }
-  let context;
+  if (loaded) warnOfUnknownOptions(options);
   try {
-    context = wasmInstall(options);
+    const context = wasmInstall(options);
+    loaded = true;
+    return context;
   } catch (error) {
     if (!loaded && error instanceof TypeError && /undefined|null/.test(error.message)) {
       throw new Error(
@@ -67,9 +49,6 @@ export function install(options) {
     }
     throw error;
   }
-  loaded = true;
-  installed = { key, context };
-  return context;
 }
 
 /** Whether `error` is the Error a failed call rejects with (it has a string `kind`). */
@@ -78,25 +57,27 @@ export function isToolCallError(error) {
     typeof error.kind === "string";
 }
 
-function checkOptions(options) {
+// The bridge's options are named in the wasm (installOptions()); a key that is none of them is a slip to point out.
+function warnOfUnknownOptions(options) {
   if (options === undefined || options === null || typeof options !== "object") return;
+  const known = installOptions();
   for (const name of Object.keys(options)) {
-    if (KNOWN_OPTIONS.includes(name)) continue;
-    const closest = closestName(name);
+    if (known.includes(name)) continue;
+    const closest = closestName(name, known);
     console.warn(
       `${PREFIX} install() has no option "${name}"; it is ignored. ` +
-        (closest ? `Did you mean "${closest}"?` : `The options are: ${KNOWN_OPTIONS.join(", ")}.`),
+        (closest ? `Did you mean "${closest}"?` : `The options are: ${known.join(", ")}.`),
     );
   }
 }
 
-function closestName(name) {
+function closestName(name, known) {
   let best = null;
   let bestDistance = Infinity;
-  for (const known of KNOWN_OPTIONS) {
-    const distance = editDistance(name.toLowerCase(), known.toLowerCase());
+  for (const option of known) {
+    const distance = editDistance(name.toLowerCase(), option.toLowerCase());
     if (distance < bestDistance) {
-      best = known;
+      best = option;
       bestDistance = distance;
     }
   }
@@ -113,25 +94,4 @@ function editDistance(a, b) {
     previous = current;
   }
   return previous[b.length];
-}
-
-// A comparable description of install()'s known options: origin lists as sorted entries, an element by identity.
-const elementIds = new WeakMap();
-let elementCount = 0;
-function optionsKey(options) {
-  if (options === undefined || options === null || typeof options !== "object") return "no options";
-  const parts = [];
-  for (const name of Object.keys(options).sort()) {
-    let value = options[name];
-    if (value === undefined || !KNOWN_OPTIONS.includes(name)) continue;
-    if (name === "exposeToolsTo") {
-      const entries = Array.isArray(value) ? value : String(value).split(",");
-      value = entries.map((entry) => String(entry).trim()).filter(Boolean).sort().join(", ");
-    } else if (name === "element" && typeof value === "object" && value !== null) {
-      if (!elementIds.has(value)) elementIds.set(value, ++elementCount);
-      value = `<${String(value.tagName ?? "element").toLowerCase()} #${elementIds.get(value)}>`;
-    }
-    parts.push(`${name}: ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
-  }
-  return parts.length > 0 ? `{ ${parts.join(", ")} }` : "no options";
 }

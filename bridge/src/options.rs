@@ -1,10 +1,11 @@
 //! How a page configures its bridge, from Rust (`BridgeOptions`) or from JavaScript (`install({...})`).
 
 use interpane_policy::journal::JournalConfig;
+use interpane_policy::session;
 use interpane_policy::{Limits, OriginList, ParseOptions};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::{BridgeError, BrowserUrl};
+use crate::{BridgeError, BrowserUrl, console};
 
 /// The bridge's settings. Every limit has a defensive default; none is unbounded.
 #[derive(Debug, Clone)]
@@ -34,9 +35,9 @@ impl Default for BridgeOptions {
             expose_tools_to: OriginList::empty(),
             limits: Limits::default(),
             journal: JournalConfig::default(),
-            discovery_timeout_ms: 500,
-            toolchange_debounce_ms: 300,
-            flush_delay_ms: 50,
+            discovery_timeout_ms: session::DISCOVERY_TIMEOUT_MS,
+            toolchange_debounce_ms: session::TOOLCHANGE_DEBOUNCE_MS,
+            flush_delay_ms: session::FLUSH_DELAY_MS,
             session_storage: true,
         }
     }
@@ -110,6 +111,41 @@ impl BridgeOptions {
 }
 
 pub(crate) type Options = BridgeOptions;
+
+/// The options `install()` takes: the only list of them. The package's entry warns of any other key with this list
+/// (`installOptions()`), and the types name them (`InstallOptions`).
+pub(crate) const INSTALL_OPTIONS: [&str; 9] = [
+    "exposeToolsTo",
+    "element",
+    "allowWildcards",
+    "resultCap",
+    "maxCallsInFlight",
+    "maxPendingCalls",
+    "maxHeldResultBytes",
+    "discoveryTimeoutMs",
+    "storage",
+];
+
+/// "The first `install()` wins", for both APIs: a second install with other options keeps the first bridge and its
+/// options, and says so with what differs.
+pub(crate) fn warn_if_other(first: &BridgeOptions, again: &BridgeOptions) {
+    // The same entries in any order (no sort: its code would be one more copy in the wasm).
+    let (a, b) = (&first.expose_tools_to, &again.expose_tools_to);
+    let same = a.len() == b.len()
+        && a.iter().all(|p| b.iter().any(|q| q.as_str() == p.as_str()))
+        && first.limits == again.limits
+        && first.journal == again.journal
+        && first.discovery_timeout_ms == again.discovery_timeout_ms
+        && first.toolchange_debounce_ms == again.toolchange_debounce_ms
+        && first.flush_delay_ms == again.flush_delay_ms
+        && first.session_storage == again.session_storage;
+    if !same {
+        console::warn(&format!(
+            "install() was called again with other options (exposeToolsTo: \"{b}\"); the first call's options \
+             (exposeToolsTo: \"{a}\") stay in force: a page has one bridge. Call install() once, or pass no options."
+        ));
+    }
+}
 
 pub(crate) fn get(object: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)

@@ -171,6 +171,7 @@ impl Future for ToolCall {
         self.done = true;
         Poll::Ready(match outcome {
             Some(Err(CallRefusal::Arguments(error))) => Err(CallError::Arguments(error)),
+            Some(Err(CallRefusal::TimeLimit(error))) => Err(CallError::Invalid(error.to_string())),
             Some(Err(other)) => Err(CallError::Tool(ToolError::new(ErrorKind::UnknownTool, other.to_string()))),
             Some(Ok(CallOutcome::Completed { result })) => {
                 result.to_value().map_err(|e| CallError::Invalid(e.to_string()))

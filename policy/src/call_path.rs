@@ -46,15 +46,16 @@ impl Merged {
 /// same number for the same window in both listings). The rule: a tool the bridge listed takes the bridge's path
 /// (its page runs the bridge, which keeps `status`, `retryAfter`, argument checks, `callId` and once-only, none of
 /// which native carries); a tool only native listed takes native's path (its page runs native WebMCP only, or
-/// registered it with native only). The bridge's entries come first, in their order, then native's that are
-/// left, in theirs; a name native lists twice for one window is kept once.
+/// registered it with native only); a name native lists twice for one window is kept once. The result is in the
+/// order of names, as every listing of the bridge is (`getTools()` in both APIs): among equal names, the
+/// bridge's entries first in their order, then native's in theirs.
 ///
 /// ```
 /// use interpane_policy::call_path::{Merged, merge_listings};
 ///
 /// let bridge = [(1, "add"), (0, "own")];
-/// let native = [(0, "own"), (1, "add"), (2, "search")];
-/// assert_eq!(merge_listings(&bridge, &native), [Merged::Bridge(0), Merged::Bridge(1), Merged::Native(2)]);
+/// let native = [(0, "own"), (1, "add"), (2, "book")];
+/// assert_eq!(merge_listings(&bridge, &native), [Merged::Bridge(0), Merged::Native(2), Merged::Bridge(1)]);
 /// ```
 pub fn merge_listings(bridge: &[(usize, &str)], native: &[(usize, &str)]) -> Vec<Merged> {
     let mut merged: Vec<Merged> = (0..bridge.len()).map(Merged::Bridge).collect();
@@ -63,6 +64,18 @@ pub fn merge_listings(bridge: &[(usize, &str)], native: &[(usize, &str)]) -> Vec
         if !seen.contains(key) {
             seen.push(*key);
             merged.push(Merged::Native(index));
+        }
+    }
+    let name = |entry: &Merged| match *entry {
+        Merged::Bridge(i) => bridge[i].1,
+        Merged::Native(i) => native[i].1,
+    };
+    // An insertion sort, stable (listings are short; a library sort's code would be one more copy in the wasm).
+    for i in 1..merged.len() {
+        let mut j = i;
+        while j > 0 && name(&merged[j - 1]) > name(&merged[j]) {
+            merged.swap(j - 1, j);
+            j -= 1;
         }
     }
     merged

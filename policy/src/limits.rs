@@ -89,3 +89,23 @@ mod tests {
         assert_eq!(limits.max_batch_len, 4096);
     }
 }
+
+/// A time limit a caller gave (`timeoutMs` of `executeTool` and `getTools`, `timeout_ms` of the Rust API) that is not
+/// a positive number of milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("timeoutMs must be a positive number of milliseconds")]
+pub struct TimeLimitError;
+
+/// The one rule for a caller's time limit, for every API: a finite number of milliseconds, at least 1 (a fraction
+/// is dropped; beyond `u32::MAX`, about 49 days, it is `u32::MAX`).
+///
+/// ```
+/// use interpane_policy::limits::{TimeLimitError, time_limit_ms};
+///
+/// assert_eq!(time_limit_ms(2500.7), Ok(2500));
+/// assert_eq!(time_limit_ms(0.0), Err(TimeLimitError));
+/// assert_eq!(time_limit_ms(f64::NAN), Err(TimeLimitError));
+/// ```
+pub fn time_limit_ms(ms: f64) -> Result<u32, TimeLimitError> {
+    if ms.is_finite() && ms >= 1.0 { Ok(ms as u32) } else { Err(TimeLimitError) }
+}

@@ -16,18 +16,24 @@ fn each_tool_once_with_its_path() {
         // A bridge page reached both ways: once, the bridge's path.
         (&[(1, "add")], &[(1, "add")], &[Merged::Bridge(0)]),
         // This page's own tools, mirrored with native by the bridge: once, the bridge's path.
-        (&[(0, "own"), (1, "add")], &[(1, "add"), (0, "own")], &[Merged::Bridge(0), Merged::Bridge(1)]),
+        (&[(0, "own"), (1, "add")], &[(1, "add"), (0, "own")], &[Merged::Bridge(1), Merged::Bridge(0)]),
         // The same name in two windows: two tools.
         (&[(1, "add")], &[(2, "add")], &[Merged::Bridge(0), Merged::Native(0)]),
         // A bridge page with a tool other code registered with native only: that one takes native's path.
         (&[(1, "add")], &[(1, "add"), (1, "other")], &[Merged::Bridge(0), Merged::Native(1)]),
         // A name native lists twice for one window is kept once.
         (&[], &[(3, "x"), (3, "x")], &[Merged::Native(0)]),
-        // Order: the bridge's entries first, then native's that are left, each in its own order.
+        // Order: by name, as every listing (getTools() in the JavaScript and the Rust API alike).
         (
             &[(2, "b"), (1, "a")],
             &[(3, "z"), (1, "a"), (3, "y")],
-            &[Merged::Bridge(0), Merged::Bridge(1), Merged::Native(0), Merged::Native(2)],
+            &[Merged::Bridge(1), Merged::Bridge(0), Merged::Native(2), Merged::Native(0)],
+        ),
+        // Among equal names, the bridge's entries first, then native's, each in its own order.
+        (
+            &[(2, "a"), (1, "a")],
+            &[(3, "a"), (4, "a")],
+            &[Merged::Bridge(0), Merged::Bridge(1), Merged::Native(0), Merged::Native(1)],
         ),
     ];
     for (bridge, native, expected) in table {

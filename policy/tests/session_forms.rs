@@ -214,7 +214,7 @@ fn a_renamed_form_gives_its_old_name_to_the_form_waiting_for_it_in_one_change() 
             Effect::ToolChange
         ]
     );
-    assert_eq!(own_tools(&mut page), tools(&[("twin", "Second twin."), ("other", "Third, waiting.")]));
+    assert_eq!(own_tools(&mut page), tools(&[("other", "Third, waiting."), ("twin", "Second twin.")]));
 }
 
 #[test]

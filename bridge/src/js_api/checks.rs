@@ -73,15 +73,7 @@ pub(super) fn prepare_call(
                 .ok_or_else(|| type_error("executeTool: options.callId must be a non-empty string"))?,
         ),
     };
-    let timeout_ms = match get(options, "timeoutMs") {
-        v if v.is_undefined() || v.is_null() => None,
-        v => Some(
-            v.as_f64()
-                .filter(|t| t.is_finite() && *t >= 1.0)
-                .ok_or_else(|| type_error("executeTool: options.timeoutMs must be a positive number"))?
-                as u32,
-        ),
-    };
+    let timeout_ms = time_limit(options, "executeTool")?;
     Ok((target, args, CallOptions { call_id, timeout_ms }, signal))
 }
 
@@ -201,4 +193,18 @@ fn json_object(
         return Err(BridgeError::invalid(format!("registerTool({tool}): {field} must be an object")));
     }
     Ok(Some(json))
+}
+
+/// `options.timeoutMs` of `method` (`executeTool`, `getTools`), held to the rule of every API
+/// ([`interpane_policy::limits::time_limit_ms`]): left out or `null` it is none; anything but a positive number of
+/// milliseconds is a `TypeError`.
+pub(crate) fn time_limit(options: &JsValue, method: &str) -> Result<Option<u32>, JsValue> {
+    let value = get(options, "timeoutMs");
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    let ms = value.as_f64().ok_or(interpane_policy::limits::TimeLimitError);
+    ms.and_then(interpane_policy::limits::time_limit_ms)
+        .map(Some)
+        .map_err(|error| type_error(&format!("{method}: options.{error}")))
 }

@@ -33,10 +33,16 @@ pub fn install(
 ) -> Result<JsValue, JsValue> {
     let existing = js::installed_bridge();
     if !existing.is_undefined() {
-        if !options.is_undefined() && Driver::installed().is_none() {
-            console::warn(
-                "the bridge is already installed in this page by another copy of its module; these options are ignored",
-            );
+        if !options.is_undefined() {
+            // The options of a second install are held to the same rules, and compared with the first's.
+            let again = BridgeOptions::from_js(&options).map_err(to_js_error)?;
+            match Driver::installed() {
+                Some(driver) => crate::options::warn_if_other(&driver.options, &again),
+                None => console::warn(
+                    "the bridge is already installed in this page by another copy of its module; these options are \
+                     ignored",
+                ),
+            }
         }
         return Ok(existing);
     }
@@ -45,6 +51,12 @@ pub fn install(
     attach(&driver);
     let context = driver.context.borrow().clone();
     Ok(context)
+}
+
+/// The names of the options `install()` takes (the package's entry warns of any other key, with the nearest name).
+#[wasm_bindgen(js_name = installOptions, skip_typescript)]
+pub fn install_options() -> js_sys::Array {
+    crate::options::INSTALL_OPTIONS.iter().map(|name| JsValue::from_str(name)).collect()
 }
 
 /// Gives the installed bridge its JavaScript face (once): the `document.modelContext`-shaped object, and the watch
@@ -170,7 +182,10 @@ impl BridgeHandle {
             w if js_sys::Array::is_array(&w) => js_sys::Array::from(&w).iter().collect(),
             _ => Vec::new(),
         };
-        let timeout_ms = get(&options, "timeoutMs").as_f64().filter(|t| t.is_finite() && *t >= 0.0).map(|t| t as u32);
+        let timeout_ms = match checks::time_limit(&options, "getTools") {
+            Ok(timeout_ms) => timeout_ms,
+            Err(error) => return js_sys::Promise::reject(&error),
+        };
         let native_origins = list.clone();
         let mut list = Some(list);
         let bridge = js_sys::Promise::new(&mut |resolve, _reject| {

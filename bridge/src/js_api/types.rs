@@ -75,7 +75,7 @@ export interface GetToolsOptions {
   /** Origins whose tools are returned besides this page's own. */
   fromOrigins?: string | string[];
   allowWildcards?: boolean;
-  /** How long to wait for windows that do not answer, in ms (default 500). */
+  /** How long to wait for windows that do not answer, in ms (default 500); a number >= 1, else a TypeError. */
   timeoutMs?: number;
   /** More windows to ask, such as a popup this page opened. */
   windows?: Window[];
@@ -87,7 +87,7 @@ export interface ExecuteToolOptions {
   /** Your idempotency key: the same callId, from this frame of this tab (across reloads), never runs the tool again
    * while the call is kept (the last 256 settled calls, for a day; docs/once-only.md §1). */
   callId?: string;
-  /** Stop the call after this many ms (no limit by default). */
+  /** Stop the call after this many ms (no limit by default); a number >= 1, else a TypeError. */
   timeoutMs?: number;
 }
 

@@ -38,8 +38,10 @@ impl Session {
     /// page's limits (refused at once otherwise); then it starts when the journals are open.
     pub(crate) fn execute(&mut self, request: CallRequest) {
         let CallRequest { waiter, target, tool, args, form, call_id, timeout_ms } = request;
-        let accepted = self
-            .call_peer(target, &tool)
+        let accepted = timeout_ms
+            .map_or(Ok(()), |ms| crate::limits::time_limit_ms(f64::from(ms)).map(drop))
+            .map_err(CallRefusal::from)
+            .and_then(|()| self.call_peer(target, &tool))
             .and_then(|peer| Ok((peer, accept_call_args(args.as_deref().unwrap_or("{}"), form, &self.config.limits)?)));
         match accepted {
             Ok((peer, args)) => {

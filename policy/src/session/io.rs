@@ -267,6 +267,9 @@ pub enum CallRefusal {
         /// The tool's name.
         tool: String,
     },
+    /// Its time limit is 0 ([`crate::limits::time_limit_ms`] is the rule every API applies).
+    #[error(transparent)]
+    TimeLimit(#[from] crate::limits::TimeLimitError),
 }
 
 /// A call of one of this page's tools that native WebMCP made: native called the `execute` the bridge registered

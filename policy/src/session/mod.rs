@@ -127,6 +127,13 @@ pub struct Config {
     pub native: bool,
 }
 
+/// How long a listing waits for windows that have not answered, unless the page says otherwise (ms).
+pub const DISCOVERY_TIMEOUT_MS: u32 = 500;
+/// How long after a provider's change notice its tools are listed again, unless the page says otherwise (ms).
+pub const TOOLCHANGE_DEBOUNCE_MS: u32 = 300;
+/// How long journal changes may wait before they are written, unless the page says otherwise (ms).
+pub const FLUSH_DELAY_MS: u32 = 50;
+
 impl Config {
     /// A page at `own_origin` exposing its tools to `expose_tools_to`, with the default limits and timings.
     pub fn new(own_origin: WindowOrigin, expose_tools_to: OriginList) -> Self {
@@ -134,9 +141,9 @@ impl Config {
             own_origin,
             expose_tools_to,
             limits: Limits::default(),
-            discovery_timeout_ms: 500,
-            toolchange_debounce_ms: 300,
-            flush_delay_ms: 50,
+            discovery_timeout_ms: DISCOVERY_TIMEOUT_MS,
+            toolchange_debounce_ms: TOOLCHANGE_DEBOUNCE_MS,
+            flush_delay_ms: FLUSH_DELAY_MS,
             native: false,
         }
     }
