@@ -85,15 +85,19 @@ export function registerNative(native, registration, name, description, inputSch
 
 // Native's tools as this page's getTools lists them (docs/native.md, "The path of a call"): `asks` (the policy's
 // native_asks) are tried in order until native answers one, each an array of exact origins for
-// getTools({ fromOrigins }) or null for getTools(); when native refuses them all, it lists nothing and the bridge's
-// own listing stands.
+// getTools({ fromOrigins }) or null for getTools(). Resolves with the tools native listed (null when it refused
+// every ask) and what it said when it refused: Rust warns of a listing native refused whole.
 export async function nativeGetTools(native, asks) {
+  const refusals = [];
   for (const fromOrigins of asks) {
     try {
-      return Array.from(await (fromOrigins ? native.getTools({ fromOrigins }) : native.getTools()));
-    } catch {}
+      const tools = Array.from(await (fromOrigins ? native.getTools({ fromOrigins }) : native.getTools()));
+      return { tools, refusals };
+    } catch (error) {
+      refusals.push(`${error?.name ?? "Error"}: ${error?.message ?? String(error)}`);
+    }
   }
-  return [];
+  return { tools: null, refusals };
 }
 
 const NATIVE_TOOL = Symbol("interpane.nativeTool");

@@ -140,8 +140,9 @@ async fn a_time_limit_below_one_millisecond_is_refused_by_every_api() {
     let refusals = JsFuture::from(js_time_limit_refusals(&context)).await.unwrap().as_string().unwrap();
     let expected: Vec<String> = (0..4)
         .flat_map(|_| {
-            ["getTools", "executeTool"]
-                .map(|method| format!("TypeError: {method}: options.timeoutMs must be a positive number of milliseconds"))
+            ["getTools", "executeTool"].map(|method| {
+                format!("TypeError: {method}: options.timeoutMs must be a positive number of milliseconds")
+            })
         })
         .collect();
     assert_eq!(refusals, expected.join("\n"));
@@ -173,6 +174,9 @@ fn a_second_install_with_other_options_is_warned_of_in_both_apis() {
     let warned = stop.call0(&JsValue::UNDEFINED).unwrap().as_string().unwrap();
     let lines: Vec<&str> = warned.lines().collect();
     assert_eq!(lines.len(), 2, "{warned}");
-    assert!(lines[0].contains("called again with other options (exposeToolsTo: \"https://other.example\")"), "{warned}");
+    assert!(
+        lines[0].contains("called again with other options (exposeToolsTo: \"https://other.example\")"),
+        "{warned}"
+    );
     assert!(lines[1].contains("called again with other options (exposeToolsTo: \"https://rust.example\")"), "{warned}");
 }

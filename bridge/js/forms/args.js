@@ -1,8 +1,9 @@
 // Declarative form tools: what is wrong with a call's arguments for the form as it is now, one sentence each.
-// On the bridge's path the session's schema check (ArgSchema) has refused bad arguments with invalid_args before
-// execute runs. Native WebMCP does not check arguments (docs/native.md): a call from the browser's agent reaches
-// execute unchecked, and this check is then the only one, so a password field's name is refused and nothing is
-// filled (tests/tests/e2e/modes.rs). It also keeps fill() to the values each kind of field can take.
+// The rule is the session's: every call (the page's, another window's, native's agent's through Input::FromNative)
+// was held to the schema the session accepted for the form before execute runs. This reads the form as it is when
+// the call fills it, which only the page can: a field removed, disabled or turned into a password field since that
+// schema was made is refused here rather than filled (docs/forms.md, "Limits"), and fill() is kept to the values
+// each kind of field can take.
 
 import { EXCLUSIONS, choiceValues } from "./fields.js";
 

@@ -4,7 +4,8 @@ use gloo_events::EventListener;
 use interpane_policy::envelope::Message;
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{
-    CallRefusal, Effect, Finished, FormId, Input, ListedTool, PeerId, PortId, Registration, RunId, RunResult, WindowId,
+    CallRefusal, Effect, Finished, FormId, Input, ListedTool, PeerId, PortId, Registration, RunId, RunResult, ThrownAs,
+    WindowId,
 };
 use interpane_policy::{ErrorKind, JsonText, RequestId, ToolError, ToolName, TupleOrigin};
 use wasm_bindgen::{JsCast, JsValue};
@@ -317,20 +318,19 @@ fn settle(waiter: Waiter, outcome: CallOutcome) {
     }
 }
 
-/// Refuses a call the session refused before it started: a `TypeError` for a JavaScript caller (as native's
-/// `executeTool` throws for a tool object or arguments it cannot take), except a `DOMException` `UnknownError` for a
-/// tool object of this page that names no tool here (as native's registry answers); the refusal for a Rust one.
+/// Refuses a call the session refused before it started: for a JavaScript caller, the error the session names
+/// ([`CallRefusal::thrown_as`]); the refusal itself for a Rust one.
 fn refuse(waiter: Waiter, error: CallRefusal) {
     match waiter {
         Waiter::CallJs { reject, .. } => {
-            let error: JsValue = match &error {
-                CallRefusal::NoSuchTool { .. } => {
+            let error: JsValue = match error.thrown_as() {
+                ThrownAs::UnknownError => {
                     crate::user::make_dom_exception(&format!("executeTool: {error}"), "UnknownError", "")
                 }
-                CallRefusal::NotListed { .. } => {
+                ThrownAs::TypeErrorOfToolObject => {
                     js_sys::TypeError::new(&format!("executeTool(tool, args): {error}")).into()
                 }
-                _ => js_sys::TypeError::new(&format!("executeTool: {error}")).into(),
+                ThrownAs::TypeError => js_sys::TypeError::new(&format!("executeTool: {error}")).into(),
             };
             let _ = reject.call1(&JsValue::UNDEFINED, &error);
         }

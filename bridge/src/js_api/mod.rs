@@ -205,7 +205,7 @@ impl BridgeHandle {
             crate::forms::flush();
             driver.input(Input::ListTools(ListRequest { waiter, from_origins, windows, origin_hints, timeout_ms }));
         });
-        crate::native::with_native_listing(bridge, &native_origins)
+        crate::native::with_native_listing(bridge, &native_origins, self.driver.clone())
     }
 
     /// `ModelContext.executeTool(tool, args, options)`.

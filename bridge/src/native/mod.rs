@@ -120,8 +120,12 @@ fn call_from_native(
 /// `getTools` where the page has native WebMCP: the bridge's listing (`bridge`, a promise of its tool objects) and
 /// native's (`getTools({ fromOrigins })` with the exact origins of `from_origins`), merged so that each tool (the
 /// same window and name) appears once, with the path its calls take (policy's `merge_listings`). Without native,
-/// the bridge's listing as it is.
-pub(crate) fn with_native_listing(bridge: js_sys::Promise, from_origins: &OriginList) -> js_sys::Promise {
+/// the bridge's listing as it is. A listing native refuses whole is warned of (through `driver`'s gate).
+pub(crate) fn with_native_listing(
+    bridge: js_sys::Promise,
+    from_origins: &OriginList,
+    driver: std::rc::Weak<crate::driver::Driver>,
+) -> js_sys::Promise {
     let Some(native) = registry::context() else { return bridge };
     // What to ask native, in order until it answers, is the policy's (native_asks): an array of origins for
     // getTools({ fromOrigins }), null for getTools().
@@ -136,8 +140,19 @@ pub(crate) fn with_native_listing(bridge: js_sys::Promise, from_origins: &Origin
         .collect();
     wasm_bindgen_futures::future_to_promise(async move {
         let bridge = js_sys::Array::from(&wasm_bindgen_futures::JsFuture::from(bridge).await?);
-        let listed = wasm_bindgen_futures::JsFuture::from(native_get_tools(&native, asks)).await;
-        let listed = listed.map(|l| js_sys::Array::from(&l)).unwrap_or_default();
+        let answer = wasm_bindgen_futures::JsFuture::from(native_get_tools(&native, asks)).await.unwrap_or_default();
+        let read = |name: &str| js_sys::Reflect::get(&answer, &JsValue::from_str(name)).unwrap_or_default();
+        let (tools, refusals) = (read("tools"), read("refusals"));
+        if !js_sys::Array::is_array(&tools) {
+            // Native refused every ask: the listing has the bridge's tools only, and the page hears why.
+            let said: Vec<String> = js_sys::Array::from(&refusals).iter().filter_map(|r| r.as_string()).collect();
+            if let Some(driver) = driver.upgrade() {
+                let text =
+                    format!("native WebMCP refused to list tools ({}): listed the bridge's only", said.join("; "));
+                driver.warn_own(RefusalKind::NativeRegistry, &text);
+            }
+        }
+        let listed = if js_sys::Array::is_array(&tools) { js_sys::Array::from(&tools) } else { js_sys::Array::new() };
         Ok(merge(&bridge, &listed).into())
     })
 }

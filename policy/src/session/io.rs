@@ -272,6 +272,30 @@ pub enum CallRefusal {
     TimeLimit(#[from] crate::limits::TimeLimitError),
 }
 
+impl CallRefusal {
+    /// What a JavaScript caller's promise rejects with, as native's `executeTool` rejects for the same mistake: a
+    /// `TypeError` for a tool object or arguments it cannot take, a `DOMException` `UnknownError` for a tool of this
+    /// page that its registry does not have.
+    pub fn thrown_as(&self) -> ThrownAs {
+        match self {
+            Self::NoSuchTool { .. } => ThrownAs::UnknownError,
+            Self::NotListed { .. } => ThrownAs::TypeErrorOfToolObject,
+            Self::Arguments(_) | Self::TimeLimit(_) => ThrownAs::TypeError,
+        }
+    }
+}
+
+/// The JavaScript error a refused call rejects with ([`CallRefusal::thrown_as`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThrownAs {
+    /// A `TypeError` about the call (`executeTool: ...`).
+    TypeError,
+    /// A `TypeError` about the tool object given (`executeTool(tool, args): ...`).
+    TypeErrorOfToolObject,
+    /// A `DOMException` named `UnknownError`.
+    UnknownError,
+}
+
 /// A call of one of this page's tools that native WebMCP made: native called the `execute` the bridge registered
 /// with it ([`Effect::ToNative`]).
 #[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]

@@ -82,7 +82,7 @@ pub use from_native::UNREGISTERED_MESSAGE;
 pub use ids::{FormId, Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
 pub use io::{
     Answer, CallRefusal, CallRequest, CallTarget, Departure, Effect, Finished, FormDefinition, FromNative, Input,
-    ListRequest, ListedTool, ObservedCall, ObservedStatus, RunResult, ToolSpec, WindowFacts,
+    ListRequest, ListedTool, ObservedCall, ObservedStatus, RunResult, ThrownAs, ToolSpec, WindowFacts,
 };
 pub use journals::JournalsOpening;
 pub use random::{Entropy, EntropyError, id_text};

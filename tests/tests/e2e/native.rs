@@ -515,11 +515,25 @@ stop.abort();
 context.unregisterTool("bridge_named");
 out.unregistered = await until([]);
 out.bridgeStillWorks = (await context.getTools()).map((candidate) => candidate.name);
+// Native refuses to list (here by hand): the listing has the bridge's tools, and the page is told why.
+context.registerTool({ name: "bridge_after", description: "Listed.", execute() { return "ok"; } });
+native.getTools = () => Promise.reject(new DOMException("refused for this test", "NotAllowedError"));
+const warned = [];
+const warn = console.warn;
+console.warn = (...parts) => warned.push(parts.join(" "));
+try {
+  out.whenNativeRefuses = (await context.getTools()).map((candidate) => candidate.name);
+} finally {
+  console.warn = warn;
+  delete native.getTools;
+}
+out.warned = warned;
 return out;
 "#;
 
 /// A tool registered through the bridge (through `document.modelContext` or `install()`'s object) is in the
-/// browser's own registry, runs there, and leaves it when unregistered (signal abort, `unregisterTool`).
+/// browser's own registry, runs there, and leaves it when unregistered (signal abort, `unregisterTool`). A listing
+/// that native refuses is warned of (it was an empty list, silently).
 pub async fn bridge_tools_are_in_the_browsers_registry(t: Ctx) -> E2eResult<()> {
     in_native_chromium(t, |t| async move {
         t.open(Site::Shop, "/e2e/peer.html?kind=none").await?;
@@ -530,6 +544,11 @@ pub async fn bridge_tools_are_in_the_browsers_registry(t: Ctx) -> E2eResult<()> 
             "nativeCall": "{\"doubled\":42}",
             "unregistered": [],
             "bridgeStillWorks": [],
+            "whenNativeRefuses": ["bridge_after"],
+            "warned": [
+                "interpane: native WebMCP refused to list tools (NotAllowedError: refused for this test): listed the \
+                 bridge's only"
+            ],
         });
         check_eq(seen, expected, "the browser's registry around the bridge's registrations")
     })
