@@ -86,18 +86,18 @@ export function registerNative(native, registration, name, description, inputSch
 // Native's tools as this page's getTools lists them (docs/native.md, "The path of a call"): `asks` (the policy's
 // native_asks) are tried in order until native answers one, each an array of exact origins for
 // getTools({ fromOrigins }) or null for getTools(). Resolves with the tools native listed (null when it refused
-// every ask) and what it said when it refused: Rust warns of a listing native refused whole.
+// every ask) and what it said when it refused, in one line: Rust warns of a listing native refused whole.
 export async function nativeGetTools(native, asks) {
   const refusals = [];
   for (const fromOrigins of asks) {
     try {
       const tools = Array.from(await (fromOrigins ? native.getTools({ fromOrigins }) : native.getTools()));
-      return { tools, refusals };
+      return { tools, refused: refusals.join("; ") };
     } catch (error) {
       refusals.push(`${error?.name ?? "Error"}: ${error?.message ?? String(error)}`);
     }
   }
-  return { tools: null, refusals };
+  return { tools: null, refused: refusals.join("; ") };
 }
 
 const NATIVE_TOOL = Symbol("interpane.nativeTool");
