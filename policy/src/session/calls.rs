@@ -2,6 +2,7 @@
 //! it, accepting its answer only from the window that runs it, and settling it once.
 
 use crate::call_args::accept_call_args;
+use crate::calls_channel::{ObservedCall, ObservedStatus};
 use crate::envelope::JsonText;
 use crate::envelope::{CallState, CallStatusResponse, ExecuteRequest as WireExecute, ExecuteResponse, Message};
 use crate::guard::RefusalKind;
@@ -13,7 +14,7 @@ use crate::journal::{
 use crate::origin::{TupleOrigin, WindowOrigin};
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::ids::{Locator, PeerId, WaiterId};
-use crate::session::io::{CallRefusal, CallRequest, CallTarget, Effect, Finished, ObservedCall, ObservedStatus};
+use crate::session::io::{CallRefusal, CallRequest, CallTarget, Effect, Finished};
 use crate::session::journals::Deferred;
 use crate::session::peers::{Sender, Via};
 use crate::session::timers::{LIVENESS_MS, Timer};
