@@ -3,8 +3,8 @@
 
 use crate::envelope::Message;
 use crate::guard::RefusalKind;
+use crate::journal::log_store::LogStore;
 use crate::journal::{ConsumerJournal, JournalConfig, JournalStore, Owner, ProviderJournal};
-use crate::log_store::LogStore;
 use crate::session::calls::PageCall;
 use crate::session::ids::{Locator, WindowId};
 use crate::session::io::Effect;
