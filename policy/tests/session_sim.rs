@@ -409,7 +409,7 @@ impl Sim {
             Effect::ToolChange
             | Effect::ToolStatus(_)
             | Effect::ToNative { .. }
-            | Effect::FromNative(_)
+            | Effect::UnregisterFromNative(_)
             | Effect::Warn(_)
             | Effect::Ready => {}
             Effect::EndOfTask | Effect::ProbeWindows(_) | Effect::WriteJournals => unreachable!("handled by pump"),

@@ -482,7 +482,7 @@ pub enum Effect {
         exposed_to: Vec<String>,
     },
     /// Remove a tool from native WebMCP (abort the signal it was registered with).
-    FromNative(Registration),
+    UnregisterFromNative(Registration),
     /// `form`'s tool is now `registration`, run by the form's definition as the driver last reported it (its
     /// `execute`, with the definition as `this`); `None`: the form has no tool any more. Either way a tool the form
     /// had before is gone. It comes before the new registration's [`Effect::ToNative`], which registers a form's
