@@ -12,7 +12,7 @@
 //!
 //! assert_eq!(decode(HELLO), ChannelMessage::Hello);
 //! let call = ObservedCall {
-//!     tab: "lQ9f".into(),
+//!     tab_label: "lQ9f".into(),
 //!     call_id: "order-1042".into(),
 //!     name: "pay_invoice".into(),
 //!     origin: "https://pay.example".into(),
@@ -78,8 +78,9 @@ impl ObservedStatus {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ObservedCall {
     /// The public label of the tab that made the call: the same for all its pages and across their reloads,
-    /// another for each tab. Not the tab's id, which never leaves the tab (docs/once-only.md §5).
-    pub tab: String,
+    /// another for each tab. Not the tab's id, which never leaves the tab (docs/once-only.md §5). Its key is `tab`
+    /// in the channel's messages and in the `toolstatus` event.
+    pub tab_label: String,
     /// The caller's `callId`, or the id its bridge made.
     pub call_id: String,
     /// The tool's name.
@@ -133,7 +134,7 @@ pub fn encode_statuses(calls: &[ObservedCall]) -> String {
 /// The fields of one entry of a status list, which are also those of the `toolstatus` event.
 pub fn call_fields(call: &ObservedCall) -> Value {
     let mut fields = Map::new();
-    fields.insert("tab".into(), call.tab.as_str().into());
+    fields.insert("tab".into(), call.tab_label.as_str().into());
     fields.insert("callId".into(), call.call_id.as_str().into());
     fields.insert("name".into(), call.name.as_str().into());
     fields.insert("origin".into(), call.origin.as_str().into());
@@ -155,7 +156,7 @@ fn read_call(entry: &Value) -> Option<ObservedCall> {
         Some(ms) => Some(ms.as_f64().filter(|ms| ms.is_finite() && *ms >= 0.0)? as u64),
     };
     Some(ObservedCall {
-        tab: text("tab")?,
+        tab_label: text("tab")?,
         call_id: text("callId")?,
         name: text("name")?,
         origin: text("origin")?,
@@ -173,7 +174,7 @@ mod tests {
 
     fn call(id: &str, status: ObservedStatus, duration_ms: Option<u64>) -> ObservedCall {
         ObservedCall {
-            tab: "t1".into(),
+            tab_label: "t1".into(),
             call_id: id.into(),
             name: "pay".into(),
             origin: "https://pay.example".into(),

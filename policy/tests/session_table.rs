@@ -1582,7 +1582,7 @@ fn the_calls_channel_handshake_is_decided_in_the_session() {
         "origin":"https://pay.example","status":"completed","durationMs":9},{"tab":"t2"}]}"#;
     let effects = page.task(Input::CallsChannel(statuses.to_owned()));
     let expected = ObservedCall {
-        tab: "t2".into(),
+        tab_label: "t2".into(),
         call_id: "o-1".into(),
         name: "pay".into(),
         origin: "https://pay.example".into(),

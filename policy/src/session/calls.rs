@@ -323,7 +323,7 @@ impl Session {
         self.announce(|journals| {
             let entry = journals.consumer.get(wire_id)?;
             Some(ObservedCall {
-                tab: journals.label.clone(),
+                tab_label: journals.label.clone(),
                 call_id: entry.call_id().to_owned(),
                 name: entry.tool().to_string(),
                 origin: entry.provider().origin.clone(),
@@ -347,7 +347,7 @@ impl Session {
         }
         self.announce(|journals| {
             Some(ObservedCall {
-                tab: journals.label.clone(),
+                tab_label: journals.label.clone(),
                 call_id: call_id.clone(),
                 name: tool.to_string(),
                 origin: provider.origin.clone(),
