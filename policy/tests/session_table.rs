@@ -1417,8 +1417,8 @@ fn a_calls_arguments_are_held_to_the_rules_and_the_pages_limits_in_the_session()
         (Some("true"), ArgsForm::Written, CallArgsError::NotAnObject),
         (Some("\"text\""), ArgsForm::Text, CallArgsError::NotAnObject),
         (Some(r#"{"a":{"__proto__":{}}}"#), ArgsForm::Written, CallArgsError::ProtoKey),
-        (Some("{"), ArgsForm::Text, accept_call_args("{", ArgsForm::Text, &Limits::default()).unwrap_err()),
-        (Some(&big), ArgsForm::Written, accept_call_args(&big, ArgsForm::Written, &limits_of(&page)).unwrap_err()),
+        (Some("{"), ArgsForm::Text, accept_call_args("{", &Limits::default()).unwrap_err()),
+        (Some(&big), ArgsForm::Written, accept_call_args(&big, &limits_of(&page)).unwrap_err()),
     ];
     for (i, (args, form, error)) in refused.into_iter().enumerate() {
         let waiter = 10 + i as u64;

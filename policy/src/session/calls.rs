@@ -38,10 +38,10 @@ impl Session {
     /// A call the page made: its tool object must name a tool, and its arguments are held to the rules and the
     /// page's limits (refused at once otherwise); then it starts when the journals are open.
     pub(crate) fn execute(&mut self, request: CallRequest) {
-        let CallRequest { waiter, target, tool, args, form, call_id, timeout_ms } = request;
+        let CallRequest { waiter, target, tool, args, form: _, call_id, timeout_ms } = request;
         let accepted = self
             .call_peer(target, &tool)
-            .and_then(|peer| Ok((peer, accept_call_args(args.as_deref().unwrap_or("{}"), form, &self.config.limits)?)));
+            .and_then(|peer| Ok((peer, accept_call_args(args.as_deref().unwrap_or("{}"), &self.config.limits)?)));
         match accepted {
             Ok((peer, args)) => {
                 let call = PageCall { waiter, peer, tool, args, call_id, timeout_ms, stopped: false };

@@ -221,7 +221,8 @@ pub struct CallRequest {
     /// is the session's to decide ([`crate::call_args`], the page's limits): arguments that break the rules refuse
     /// the call with [`Effect::RefuseCall`].
     pub args: Option<String>,
-    /// How the caller gave them.
+    /// How the caller gave them: kept on a session's tape; the session holds every form to the same rules and does
+    /// not read it.
     pub form: ArgsForm,
     /// The caller's `callId`.
     pub call_id: Option<String>,
