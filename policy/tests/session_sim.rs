@@ -307,7 +307,7 @@ impl Sim {
             };
             match effect {
                 Effect::EndOfTask => end_of_task = true,
-                Effect::WriteJournals => window.session.write_journals(&mut window.store),
+                Effect::WriteJournals => window.session.write_journals(&mut window.store, self.now),
                 Effect::ProbeWindows(_) => {
                     // No window ever closes here (a reloaded frame is the same window).
                     let now = self.now;

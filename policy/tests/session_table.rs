@@ -1485,7 +1485,7 @@ fn calls_leaving(page: &mut Page) -> Vec<(String, bool)> {
     while let Some(effect) = page.session.poll_effect() {
         let wire = match &effect {
             Effect::WriteJournals => {
-                page.session.write_journals(&mut page.store);
+                page.session.write_journals(&mut page.store, page.now);
                 None
             }
             Effect::Post { message: Message::ExecuteRequest(request), .. } => Some(request.request_id.to_string()),
