@@ -1,4 +1,8 @@
 //! A one-value channel for this single-threaded page: how a Rust future learns what the bridge decided.
+//!
+//! Hand-made rather than `futures-channel`'s `oneshot`: that crate is not among the wasm build's dependencies, and
+//! its channel is made to cross threads (an `Arc`, atomics, a lock), which a page's one thread does not need; an
+//! `Rc<RefCell<…>>` does the same here in a few dozen lines. The difference in wasm size is not measured here.
 
 use std::cell::RefCell;
 use std::future::Future;

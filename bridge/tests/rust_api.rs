@@ -303,7 +303,7 @@ async fn pages_of_one_origin_observe_each_others_call_statuses_and_nothing_else(
     assert_eq!(
         observed[1],
         ObservedCall {
-            tab: "t-other".into(),
+            tab_label: "t-other".into(),
             call_id: "elsewhere-1".into(),
             name: "pay_invoice".into(),
             origin: "https://pay.example".into(),

@@ -1,17 +1,17 @@
 //! What a call's arguments must be before a call is made, whoever makes it: the JavaScript API's `executeTool`,
 //! the Rust API's `Bridge::execute_tool`, and native WebMCP's path into this page's tools (the browser's agent, a
-//! native-only frame). One rule set, held to the page's configured [`Limits`]; each entry point only says how it got
-//! the text ([`ArgsForm`]).
+//! native-only frame). One rule set, held to the page's configured [`Limits`], whichever way the text came
+//! ([`ArgsForm`] only records that way).
 //!
 //! ```
-//! use interpane_policy::call_args::{ArgsForm, CallArgsError, accept_call_args};
+//! use interpane_policy::call_args::{CallArgsError, accept_call_args};
 //! use interpane_policy::Limits;
 //!
 //! let limits = Limits { max_message_bytes: 64, ..Limits::default() };
-//! let args = accept_call_args(r#"{"sku":"a1"}"#, ArgsForm::Written, &limits)?;
+//! let args = accept_call_args(r#"{"sku":"a1"}"#, &limits)?;
 //! assert_eq!(args.as_str(), r#"{"sku":"a1"}"#);
 //! let big = format!(r#"{{"note":"{}"}}"#, "x".repeat(100));
-//! assert!(matches!(accept_call_args(&big, ArgsForm::Written, &limits), Err(CallArgsError::Json(_))));
+//! assert!(matches!(accept_call_args(&big, &limits), Err(CallArgsError::Json(_))));
 //! # Ok::<(), CallArgsError>(())
 //! ```
 
@@ -20,7 +20,8 @@ use thiserror::Error;
 use crate::envelope::{JsonError, JsonKind, JsonText};
 use crate::limits::Limits;
 
-/// How the caller gave its arguments (kept on a session's tape; every form is held to the same rule).
+/// How the caller gave its arguments: carried by [`CallRequest`](crate::session::CallRequest) and kept on a
+/// session's tape, never read by the session ([`accept_call_args`] holds every form to the same rules).
 #[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgsForm {
@@ -50,8 +51,8 @@ pub enum CallArgsError {
 
 /// Checks a call's arguments, `text` being their JSON text, against the page's `limits`: the text's size and
 /// nesting, an object or an array (arrays are objects to WebMCP, whose `executeTool` takes any object), no
-/// `__proto__` key anywhere. `form` says how the caller gave them; the rule is the same for each.
-pub fn accept_call_args(text: &str, _form: ArgsForm, limits: &Limits) -> Result<JsonText, CallArgsError> {
+/// `__proto__` key anywhere, however the caller gave them.
+pub fn accept_call_args(text: &str, limits: &Limits) -> Result<JsonText, CallArgsError> {
     let args = JsonText::parse(text, limits)?;
     if !args.is_object() && args.kind() != JsonKind::Array {
         return Err(CallArgsError::NotAnObject);
@@ -72,35 +73,31 @@ mod tests {
     #[test]
     fn one_rule_set_for_every_caller() {
         let limits = Limits { max_message_bytes: 32, max_depth: 3, ..Limits::default() };
-        let cases: &[(&str, ArgsForm, Result<&str, CallArgsError>)] = &[
-            (r#" {"a":1} "#, ArgsForm::Written, Ok(r#"{"a":1}"#)),
-            (r#"{"a":1}"#, ArgsForm::Text, Ok(r#"{"a":1}"#)),
-            ("[1,2]", ArgsForm::ForNative, Ok("[1,2]")),
-            ("[1,2]", ArgsForm::Written, Ok("[1,2]")),
-            ("[1,2]", ArgsForm::Text, Ok("[1,2]")),
-            ("\"a\"", ArgsForm::Text, Err(CallArgsError::NotAnObject)),
-            ("7", ArgsForm::Written, Err(CallArgsError::NotAnObject)),
-            ("\"a\"", ArgsForm::ForNative, Err(CallArgsError::NotAnObject)),
-            ("null", ArgsForm::Written, Err(CallArgsError::NotAnObject)),
-            (r#"{"__proto__":{}}"#, ArgsForm::Written, Err(CallArgsError::ProtoKey)),
-            (r#"{"a":{"__proto__":1}}"#, ArgsForm::ForNative, Err(CallArgsError::ProtoKey)),
+        let cases: &[(&str, Result<&str, CallArgsError>)] = &[
+            (r#" {"a":1} "#, Ok(r#"{"a":1}"#)),
+            (r#"{"a":1}"#, Ok(r#"{"a":1}"#)),
+            ("[1,2]", Ok("[1,2]")),
+            ("\"a\"", Err(CallArgsError::NotAnObject)),
+            ("7", Err(CallArgsError::NotAnObject)),
+            ("null", Err(CallArgsError::NotAnObject)),
+            (r#"{"__proto__":{}}"#, Err(CallArgsError::ProtoKey)),
+            (r#"{"a":{"__proto__":1}}"#, Err(CallArgsError::ProtoKey)),
             (
                 r#"{"a":"0123456789012345678901234"}"#,
-                ArgsForm::Written,
                 Err(CallArgsError::Json(JsonError::TooLarge { bytes: 33, limit: 32 })),
             ),
-            (r#"{"a":[[[1]]]}"#, ArgsForm::Written, Err(CallArgsError::Json(JsonError::TooDeep { limit: 3 }))),
+            (r#"{"a":[[[1]]]}"#, Err(CallArgsError::Json(JsonError::TooDeep { limit: 3 }))),
         ];
-        for (text, form, expected) in cases {
-            let got = accept_call_args(text, *form, &limits);
-            assert_eq!(got.as_ref().map(JsonText::as_str).map_err(Clone::clone), expected.clone(), "{text} {form:?}");
+        for (text, expected) in cases {
+            let got = accept_call_args(text, &limits);
+            assert_eq!(got.as_ref().map(JsonText::as_str).map_err(Clone::clone), expected.clone(), "{text}");
         }
     }
 
     #[test]
     fn messages_say_what_to_fix() {
         let limits = Limits { max_message_bytes: 8, ..Limits::default() };
-        let too_large = accept_call_args(r#"{"a":"long"}"#, ArgsForm::Written, &limits).unwrap_err();
+        let too_large = accept_call_args(r#"{"a":"long"}"#, &limits).unwrap_err();
         assert_eq!(too_large.to_string(), "the arguments text is 12 bytes: the limit is 8");
         assert_eq!(
             CallArgsError::ProtoKey.to_string(),

@@ -8,12 +8,11 @@
 //! [`ChannelMessage::Other`], and a malformed entry of a status list is skipped.
 //!
 //! ```
-//! use interpane_policy::calls_channel::{ChannelMessage, HELLO, decode, encode_statuses};
-//! use interpane_policy::session::{ObservedCall, ObservedStatus};
+//! use interpane_policy::calls_channel::{ChannelMessage, HELLO, ObservedCall, ObservedStatus, decode, encode_statuses};
 //!
 //! assert_eq!(decode(HELLO), ChannelMessage::Hello);
 //! let call = ObservedCall {
-//!     tab: "lQ9f".into(),
+//!     tab_label: "lQ9f".into(),
 //!     call_id: "order-1042".into(),
 //!     name: "pay_invoice".into(),
 //!     origin: "https://pay.example".into(),
@@ -27,7 +26,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::session::{ObservedCall, ObservedStatus};
+use crate::journal::OutcomeStatus;
 
 /// The `kind` of a message that lists call statuses.
 pub const STATUS_KIND: &str = "webmcp-call-status";
@@ -43,6 +42,56 @@ pub const MAX_TEXT: usize = 2048;
 pub const MAX_CALLS: usize = 8192;
 /// The largest message read, in bytes of JSON text: [`MAX_CALLS`] entries of ordinary size fit many times over.
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// Where a call of a page of this origin stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObservedStatus {
+    /// Sent to its provider, not settled yet.
+    Running,
+    /// Settled.
+    Settled(OutcomeStatus),
+}
+
+impl ObservedStatus {
+    /// `"running"`, or the settled status (`"completed"`, `"failed"`, `"stopped"`, `"interrupted"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Running => "running",
+            Self::Settled(status) => status.as_str(),
+        }
+    }
+
+    /// Reads [`ObservedStatus::as_str`]'s text.
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "running" => Self::Running,
+            "completed" => Self::Settled(OutcomeStatus::Completed),
+            "failed" => Self::Settled(OutcomeStatus::Failed),
+            "stopped" => Self::Settled(OutcomeStatus::Stopped),
+            "interrupted" => Self::Settled(OutcomeStatus::Interrupted),
+            _ => return None,
+        })
+    }
+}
+
+/// A call of a page of this origin, as the `toolstatus` event reports it and the calls channel carries it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObservedCall {
+    /// The public label of the tab that made the call: the same for all its pages and across their reloads,
+    /// another for each tab. Not the tab's id, which never leaves the tab (docs/once-only.md §5). Its key is `tab`
+    /// in the channel's messages and in the `toolstatus` event.
+    pub tab_label: String,
+    /// The caller's `callId`, or the id its bridge made.
+    pub call_id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The origin of the window that runs the tool.
+    pub origin: String,
+    /// Where the call stands.
+    pub status: ObservedStatus,
+    /// Milliseconds from the call's start to its end, once settled.
+    pub duration_ms: Option<u64>,
+}
 
 /// A message of the calls channel, as read.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,7 +134,7 @@ pub fn encode_statuses(calls: &[ObservedCall]) -> String {
 /// The fields of one entry of a status list, which are also those of the `toolstatus` event.
 pub fn call_fields(call: &ObservedCall) -> Value {
     let mut fields = Map::new();
-    fields.insert("tab".into(), call.tab.as_str().into());
+    fields.insert("tab".into(), call.tab_label.as_str().into());
     fields.insert("callId".into(), call.call_id.as_str().into());
     fields.insert("name".into(), call.name.as_str().into());
     fields.insert("origin".into(), call.origin.as_str().into());
@@ -107,7 +156,7 @@ fn read_call(entry: &Value) -> Option<ObservedCall> {
         Some(ms) => Some(ms.as_f64().filter(|ms| ms.is_finite() && *ms >= 0.0)? as u64),
     };
     Some(ObservedCall {
-        tab: text("tab")?,
+        tab_label: text("tab")?,
         call_id: text("callId")?,
         name: text("name")?,
         origin: text("origin")?,
@@ -125,7 +174,7 @@ mod tests {
 
     fn call(id: &str, status: ObservedStatus, duration_ms: Option<u64>) -> ObservedCall {
         ObservedCall {
-            tab: "t1".into(),
+            tab_label: "t1".into(),
             call_id: id.into(),
             name: "pay".into(),
             origin: "https://pay.example".into(),
@@ -146,11 +195,7 @@ mod tests {
             (entry(good), ChannelMessage::Statuses(vec![call("a", ObservedStatus::Running, None)])),
             (
                 entry(&good.replace(r#""status":"running""#, r#""status":"failed","durationMs":12.7"#)),
-                ChannelMessage::Statuses(vec![call(
-                    "a",
-                    ObservedStatus::Settled(crate::journal::OutcomeStatus::Failed),
-                    Some(12),
-                )]),
+                ChannelMessage::Statuses(vec![call("a", ObservedStatus::Settled(OutcomeStatus::Failed), Some(12))]),
             ),
             // Malformed entries are skipped, the rest kept in order.
             (
@@ -188,7 +233,7 @@ mod tests {
     fn what_is_written_is_read_back() {
         let calls = [
             call("a", ObservedStatus::Running, None),
-            call("b", ObservedStatus::Settled(crate::journal::OutcomeStatus::Completed), Some(40)),
+            call("b", ObservedStatus::Settled(OutcomeStatus::Completed), Some(40)),
         ];
         assert_eq!(decode(&encode_statuses(&calls)), ChannelMessage::Statuses(calls.to_vec()));
         let written: Value = serde_json::from_str(&encode_statuses(&calls[1..])).unwrap_or_default();

@@ -8,7 +8,10 @@
 //! binary search; an insert or a removal moves the index's tail, 12 bytes per entry in the wasm whatever the
 //! entry's size (a map of 2,000 entries moves 12 KB at worst, one `memory.copy`). That index replaced a
 //! `BTreeMap<Box<str>, u32>`, whose node code was 22 KB of the wasm (issue 24), at no measured cost (criterion
-//! bench `journal`, whose provider keeps 2,000 records). The small collections keep [`crate::sorted_map`].
+//! bench `journal`, whose provider keeps 2,000 records).
+//!
+//! The small collections keep [`crate::sorted_map`]: for a few entries, or keys that only grow, a plain sorted vector
+//! needs no key text, no allocation per key and no slab, and takes any `Ord` key.
 //!
 //! They iterate in key order, like `BTreeMap` and `BTreeSet`, so the same inputs give the same effects in the same
 //! order.

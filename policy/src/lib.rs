@@ -21,7 +21,8 @@ pub mod ids;
 pub mod index_map;
 pub mod journal;
 pub mod limits;
-pub mod log_store;
+/// The journals' batched store ([`journal::log_store`]), also named at the crate's root.
+pub use journal::log_store;
 pub mod origin;
 pub mod outcome;
 pub mod schema;

@@ -1,14 +1,19 @@
-//! An ordered map and set kept as sorted vectors, for the small collections of the session, the guards and the
-//! driver.
+//! An ordered map and set kept as sorted vectors, for the small collections: the session's windows, ports, waiters,
+//! runs, listings and status questions, the guards' entries per origin, the provider journal's counts per origin,
+//! and the driver's handles.
 //!
 //! They iterate in key order, like `BTreeMap` and `BTreeSet`, so the same inputs give the same effects in the same
 //! order; what they change is the cost in the download. Every `BTreeMap<K, V>` brings its own copy of the B-tree's
-//! node code for its `K` and `V` (in the bridge's wasm that came to about a quarter of all code: 221 KB of 865 KB,
-//! measured with twiggy); here the search is generic over the key alone and moving the values is `Vec`'s insert and
-//! remove. Use them where a map stays small (peers, windows, ports, listings) or its keys are counters that only
-//! grow (inserted at the end without a search). A map of thousands of random keys (the journals' records, the
-//! calls in flight during a burst) moves half its tail on every insert and remove: those stay `BTreeMap`s
-//! (measured: 40 µs per call in the provider's frame when its journal used this map).
+//! node code for its `K` and `V` (in the bridge's wasm that came to about a quarter of all code, 221 KB of 865 KB,
+//! measured with twiggy: docs/performance.md, issue 16); here a search is a binary search of the keys' vector and
+//! moving the values is `Vec`'s insert and remove. Use them where a map stays small or its keys are counters that
+//! only grow (a key after the last is pushed without a search). A map that can hold thousands of random keys moves
+//! half its tail on every insert and remove (40 µs per call in the provider's frame when its journal used this
+//! map): the journals' records, the calls in flight and the storage log use [`crate::index_map`] instead.
+//!
+//! `litemap` also keeps a map in a sorted vector; this one is kept as a few hundred lines with no dependency, shaped
+//! for its uses (the keys in a vector of their own, so a search reads no values; a key after the last pushed without
+//! a search). Their difference in wasm size is not measured here.
 
 use std::borrow::Borrow;
 use std::fmt;

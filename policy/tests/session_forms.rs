@@ -265,7 +265,7 @@ fn with_native_webmcp_a_forms_tool_is_named_to_the_driver_before_native_register
         matches!(
             effects.as_slice(),
             [
-                Effect::FromNative(Registration(1)),
+                Effect::UnregisterFromNative(Registration(1)),
                 Effect::FormTool { form: FormId(1), registration: Some(Registration(2)) },
                 Effect::ToNative { registration: Registration(2), .. },
                 Effect::ToolChange
@@ -273,7 +273,10 @@ fn with_native_webmcp_a_forms_tool_is_named_to_the_driver_before_native_register
         ),
         "{effects:?}"
     );
-    assert_eq!(page.task(gone(1)), vec![Effect::FromNative(Registration(2)), form_tool(1, None), Effect::ToolChange]);
+    assert_eq!(
+        page.task(gone(1)),
+        vec![Effect::UnregisterFromNative(Registration(2)), form_tool(1, None), Effect::ToolChange]
+    );
 }
 
 #[test]

@@ -307,7 +307,7 @@ impl Sim {
             };
             match effect {
                 Effect::EndOfTask => end_of_task = true,
-                Effect::WriteJournals => window.session.write_journals(&mut window.store),
+                Effect::WriteJournals => window.session.write_journals(&mut window.store, self.now),
                 Effect::ProbeWindows(_) => {
                     // No window ever closes here (a reloaded frame is the same window).
                     let now = self.now;
@@ -409,7 +409,7 @@ impl Sim {
             Effect::ToolChange
             | Effect::ToolStatus(_)
             | Effect::ToNative { .. }
-            | Effect::FromNative(_)
+            | Effect::UnregisterFromNative(_)
             | Effect::Warn(_)
             | Effect::Ready => {}
             Effect::EndOfTask | Effect::ProbeWindows(_) | Effect::WriteJournals => unreachable!("handled by pump"),

@@ -1417,8 +1417,8 @@ fn a_calls_arguments_are_held_to_the_rules_and_the_pages_limits_in_the_session()
         (Some("true"), ArgsForm::Written, CallArgsError::NotAnObject),
         (Some("\"text\""), ArgsForm::Text, CallArgsError::NotAnObject),
         (Some(r#"{"a":{"__proto__":{}}}"#), ArgsForm::Written, CallArgsError::ProtoKey),
-        (Some("{"), ArgsForm::Text, accept_call_args("{", ArgsForm::Text, &Limits::default()).unwrap_err()),
-        (Some(&big), ArgsForm::Written, accept_call_args(&big, ArgsForm::Written, &limits_of(&page)).unwrap_err()),
+        (Some("{"), ArgsForm::Text, accept_call_args("{", &Limits::default()).unwrap_err()),
+        (Some(&big), ArgsForm::Written, accept_call_args(&big, &limits_of(&page)).unwrap_err()),
     ];
     for (i, (args, form, error)) in refused.into_iter().enumerate() {
         let waiter = 10 + i as u64;
@@ -1485,7 +1485,7 @@ fn calls_leaving(page: &mut Page) -> Vec<(String, bool)> {
     while let Some(effect) = page.session.poll_effect() {
         let wire = match &effect {
             Effect::WriteJournals => {
-                page.session.write_journals(&mut page.store);
+                page.session.write_journals(&mut page.store, page.now);
                 None
             }
             Effect::Post { message: Message::ExecuteRequest(request), .. } => Some(request.request_id.to_string()),
@@ -1582,7 +1582,7 @@ fn the_calls_channel_handshake_is_decided_in_the_session() {
         "origin":"https://pay.example","status":"completed","durationMs":9},{"tab":"t2"}]}"#;
     let effects = page.task(Input::CallsChannel(statuses.to_owned()));
     let expected = ObservedCall {
-        tab: "t2".into(),
+        tab_label: "t2".into(),
         call_id: "o-1".into(),
         name: "pay".into(),
         origin: "https://pay.example".into(),

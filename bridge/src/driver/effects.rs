@@ -110,7 +110,7 @@ impl Driver {
                     crate::native::registry::register(registration, &descriptor, &exposed_to, definition.as_ref());
                 }
             }
-            Effect::FromNative(registration) => crate::native::registry::unregister(registration),
+            Effect::UnregisterFromNative(registration) => crate::native::registry::unregister(registration),
             Effect::FormTool { form, registration } => self.form_tool(form, registration),
             Effect::Warn(text) => console::warn(&text),
             Effect::EndOfTask => self.queue_end_of_task(),

@@ -224,7 +224,7 @@ impl Driver {
     fn write_journals(&self) {
         let mut storage = self.storage.borrow_mut();
         if let Some(storage) = storage.as_mut() {
-            self.session.borrow_mut().write_journals(storage);
+            self.session.borrow_mut().write_journals(storage, now());
         }
     }
 

@@ -19,6 +19,11 @@ pub struct EnvelopeError {
     problem: Problem,
 }
 
+/// A message or batch that is not valid JSON.
+pub(super) fn syntax(error: SyntaxError) -> EnvelopeError {
+    EnvelopeError::new(Problem::Syntax(error))
+}
+
 impl EnvelopeError {
     /// An error about a message whose type is not known (yet).
     pub(crate) fn new(problem: Problem) -> Self {

@@ -6,12 +6,12 @@ use std::borrow::Cow;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::decode::{Decoded, Envelope, Field, Read, syntax};
-use super::error::{EnvelopeError, FieldProblem, Problem};
+use super::error::{EnvelopeError, FieldProblem, Problem, syntax};
 use super::json::{JsonKind, for_each_element, for_each_member, string};
 use super::json_text::JsonText;
+use super::locate::{Envelope, Field, Read};
 use super::message::{
-    CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, MessageType,
+    CallState, CallStatusResponse, Decoded, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, MessageType,
     ToolDescriptor,
 };
 use super::shape::{MAX_NESTING, shape};

@@ -6,6 +6,16 @@ use super::json_text::JsonText;
 use crate::ids::{RequestId, ToolName};
 use crate::outcome::ToolError;
 
+/// What a text or value turned out to be.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decoded {
+    /// Not a message of ours (not an object, no string `type`, or a `type` that is not ours): ignore it
+    /// without a reply, because other libraries share the `message` event.
+    NotOurs,
+    /// A well-formed message of ours.
+    Message(Message),
+}
+
 /// The `type` of every message of ours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MessageType {

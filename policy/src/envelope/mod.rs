@@ -46,16 +46,17 @@ mod error;
 mod fields;
 pub(crate) mod json;
 mod json_text;
+mod locate;
 mod message;
 mod shape;
 
 pub use build::{ThrownError, cap_result};
-pub use decode::{Decoded, decode, decode_batch, decode_value};
+pub use decode::{decode, decode_batch, decode_value};
 pub use encode::{encode_batch, encode_batches, take_batch};
 pub use error::{EnvelopeError, ErrorCategory, FieldProblem, Problem};
 pub use json::{JsonKind, SyntaxError};
 pub use json_text::{JsonError, JsonText};
 pub use message::{
-    CallState, CallStatusResponse, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, MessageType,
+    CallState, CallStatusResponse, Decoded, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, MessageType,
     ToolDescriptor,
 };

@@ -5,7 +5,7 @@
 //! the epoch), random wire ids come from the bridge, and storage is behind [`JournalStore`], which the bridge
 //! implements over `sessionStorage` (and [`MemoryStore`] in memory). Both journals persist through one layer
 //! (`persist.rs`): a change marks its record, written at once or, over the bridge's batched
-//! [`LogStore`](crate::log_store::LogStore), once in its latest state at the next flush. Arguments and results
+//! [`LogStore`](log_store::LogStore), once in its latest state at the next flush. Arguments and results
 //! are [`JsonText`](crate::JsonText), as in the envelopes: checked once when they come in, or when a journal
 //! reads them back from storage, and never parsed again on the way out.
 //!
@@ -51,6 +51,7 @@ mod claim;
 mod config;
 mod consumer;
 pub mod entry;
+pub mod log_store;
 mod outcome;
 mod owner;
 mod persist;

@@ -2,6 +2,7 @@
 //! it, accepting its answer only from the window that runs it, and settling it once.
 
 use crate::call_args::accept_call_args;
+use crate::calls_channel::{ObservedCall, ObservedStatus};
 use crate::envelope::JsonText;
 use crate::envelope::{CallState, CallStatusResponse, ExecuteRequest as WireExecute, ExecuteResponse, Message};
 use crate::guard::RefusalKind;
@@ -13,7 +14,7 @@ use crate::journal::{
 use crate::origin::{TupleOrigin, WindowOrigin};
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::ids::{Locator, PeerId, WaiterId};
-use crate::session::io::{CallRefusal, CallRequest, CallTarget, Effect, Finished, ObservedCall, ObservedStatus};
+use crate::session::io::{CallRefusal, CallRequest, CallTarget, Effect, Finished};
 use crate::session::journals::Deferred;
 use crate::session::peers::{Sender, Via};
 use crate::session::timers::{LIVENESS_MS, Timer};
@@ -37,12 +38,12 @@ impl Session {
     /// A call the page made: its tool object must name a tool, and its arguments are held to the rules and the
     /// page's limits (refused at once otherwise); then it starts when the journals are open.
     pub(crate) fn execute(&mut self, request: CallRequest) {
-        let CallRequest { waiter, target, tool, args, form, call_id, timeout_ms } = request;
+        let CallRequest { waiter, target, tool, args, form: _, call_id, timeout_ms } = request;
         let accepted = timeout_ms
             .map_or(Ok(()), |ms| crate::limits::time_limit_ms(f64::from(ms)).map(drop))
             .map_err(CallRefusal::from)
             .and_then(|()| self.call_peer(target, &tool))
-            .and_then(|peer| Ok((peer, accept_call_args(args.as_deref().unwrap_or("{}"), form, &self.config.limits)?)));
+            .and_then(|peer| Ok((peer, accept_call_args(args.as_deref().unwrap_or("{}"), &self.config.limits)?)));
         match accepted {
             Ok((peer, args)) => {
                 let call = PageCall { waiter, peer, tool, args, call_id, timeout_ms, stopped: false };
@@ -324,7 +325,7 @@ impl Session {
         self.announce(|journals| {
             let entry = journals.consumer.get(wire_id)?;
             Some(ObservedCall {
-                tab: journals.label.clone(),
+                tab_label: journals.label.clone(),
                 call_id: entry.call_id().to_owned(),
                 name: entry.tool().to_string(),
                 origin: entry.provider().origin.clone(),
@@ -348,7 +349,7 @@ impl Session {
         }
         self.announce(|journals| {
             Some(ObservedCall {
-                tab: journals.label.clone(),
+                tab_label: journals.label.clone(),
                 call_id: call_id.clone(),
                 name: tool.to_string(),
                 origin: provider.origin.clone(),

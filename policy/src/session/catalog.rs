@@ -190,7 +190,7 @@ impl Session {
             .position(|t| t.spec.name.as_str() == name && registration.is_none_or(|r| r == t.registration))?;
         let tool = self.catalog.tools.remove(index);
         if self.config.native && tool.spec.to_native {
-            self.effects.push_back(Effect::FromNative(tool.registration));
+            self.effects.push_back(Effect::UnregisterFromNative(tool.registration));
         }
         if !quiet {
             self.announce_tools_changed(tool.spec.exposed_to.as_ref());

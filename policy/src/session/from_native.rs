@@ -4,7 +4,7 @@
 //! tools ([`PeerId::SELF`]): the same argument rules and limits, the schema check, both journals, `toolactivated`,
 //! `toolcancel` when native's caller aborts, `toolresult`, and what a reload or a stop does to a call.
 
-use crate::call_args::{ArgsForm, accept_call_args};
+use crate::call_args::accept_call_args;
 use crate::journal::CallOutcome;
 use crate::outcome::{ErrorKind, ToolError};
 use crate::session::Session;
@@ -28,7 +28,7 @@ impl Session {
             return self.refuse_from_native(waiter, &name, error);
         };
         let text = args.as_deref().unwrap_or("{}");
-        match accept_call_args(text, ArgsForm::Written, &self.config.limits) {
+        match accept_call_args(text, &self.config.limits) {
             Ok(args) => {
                 let call = PageCall {
                     waiter,

@@ -2,9 +2,10 @@
 
 use crate::JsonText;
 use crate::call_args::{ArgsForm, CallArgsError};
+use crate::calls_channel::ObservedCall;
 use crate::envelope::{ErrorCategory, Message, ToolDescriptor};
 use crate::ids::{RequestId, ToolName};
-use crate::journal::{CallOutcome, OutcomeStatus};
+use crate::journal::CallOutcome;
 use crate::origin::{OriginList, TupleOrigin, WindowOrigin};
 use crate::outcome::ToolError;
 use crate::schema::ArgSchema;
@@ -220,7 +221,8 @@ pub struct CallRequest {
     /// is the session's to decide ([`crate::call_args`], the page's limits): arguments that break the rules refuse
     /// the call with [`Effect::RefuseCall`].
     pub args: Option<String>,
-    /// How the caller gave them.
+    /// How the caller gave them: kept on a session's tape; the session holds every form to the same rules and does
+    /// not read it.
     pub form: ArgsForm,
     /// The caller's `callId`.
     pub call_id: Option<String>,
@@ -372,55 +374,6 @@ pub struct Finished {
     pub recovered: bool,
 }
 
-/// Where a call of a page of this origin stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ObservedStatus {
-    /// Sent to its provider, not settled yet.
-    Running,
-    /// Settled.
-    Settled(OutcomeStatus),
-}
-
-impl ObservedStatus {
-    /// `"running"`, or the settled status (`"completed"`, `"failed"`, `"stopped"`, `"interrupted"`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Running => "running",
-            Self::Settled(status) => status.as_str(),
-        }
-    }
-
-    /// Reads [`ObservedStatus::as_str`]'s text.
-    pub fn parse(text: &str) -> Option<Self> {
-        Some(match text {
-            "running" => Self::Running,
-            "completed" => Self::Settled(OutcomeStatus::Completed),
-            "failed" => Self::Settled(OutcomeStatus::Failed),
-            "stopped" => Self::Settled(OutcomeStatus::Stopped),
-            "interrupted" => Self::Settled(OutcomeStatus::Interrupted),
-            _ => return None,
-        })
-    }
-}
-
-/// A call of a page of this origin, as the `toolstatus` event reports it and the calls channel carries it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ObservedCall {
-    /// The public label of the tab that made the call: the same for all its pages and across their reloads,
-    /// another for each tab. Not the tab's id, which never leaves the tab (docs/once-only.md §5).
-    pub tab: String,
-    /// The caller's `callId`, or the id its bridge made.
-    pub call_id: String,
-    /// The tool's name.
-    pub name: String,
-    /// The origin of the window that runs the tool.
-    pub origin: String,
-    /// Where the call stands.
-    pub status: ObservedStatus,
-    /// Milliseconds from the call's start to its end, once settled.
-    pub duration_ms: Option<u64>,
-}
-
 /// What [`Session::handle`](crate::session::Session::handle) answers at once. Most inputs are answered by the
 /// effects they queue; the page's own requests that need a name or a verdict on the spot are answered here.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -557,7 +510,7 @@ pub enum Effect {
         exposed_to: Vec<String>,
     },
     /// Remove a tool from native WebMCP (abort the signal it was registered with).
-    FromNative(Registration),
+    UnregisterFromNative(Registration),
     /// `form`'s tool is now `registration`, run by the form's definition as the driver last reported it (its
     /// `execute`, with the definition as `this`); `None`: the form has no tool any more. Either way a tool the form
     /// had before is gone. It comes before the new registration's [`Effect::ToNative`], which registers a form's

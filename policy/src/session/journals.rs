@@ -3,8 +3,8 @@
 
 use crate::envelope::Message;
 use crate::guard::RefusalKind;
+use crate::journal::log_store::LogStore;
 use crate::journal::{ConsumerJournal, JournalConfig, JournalStore, Owner, ProviderJournal};
-use crate::log_store::LogStore;
 use crate::session::calls::PageCall;
 use crate::session::ids::{Locator, WindowId};
 use crate::session::io::Effect;
@@ -151,8 +151,11 @@ impl Session {
 
     /// Writes the journals' changes to `storage`, the page's store (the one their logs were opened from): what
     /// the driver does when it meets [`Effect::WriteJournals`]. A store that fails leaves its journal in memory,
-    /// with a warning. The session's only contact with storage after its journals are open.
-    pub fn write_journals(&mut self, storage: &mut dyn JournalStore) {
+    /// with a warning. The session's only contact with storage after its journals are open. `now` is the time, as
+    /// with every input: the logs stamp their segments with it, and a provider journal that finds the store full
+    /// expires its held results and notes its horizon as of then.
+    pub fn write_journals(&mut self, storage: &mut dyn JournalStore, now: u64) {
+        self.now = self.now.max(now);
         let now = self.now;
         let Some(journals) = self.journals.as_mut() else { return };
         journals.write_queued = false;

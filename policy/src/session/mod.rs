@@ -77,12 +77,14 @@ mod timers;
 use crate::index_map::IndexMap;
 
 pub use catalog::RegisterError;
+// Defined beside the calls channel's codec, which reads and writes them; the session hands them out.
+pub use crate::calls_channel::{ObservedCall, ObservedStatus};
 pub use forms::FormProblem;
 pub use from_native::UNREGISTERED_MESSAGE;
 pub use ids::{FormId, Locator, PeerId, PortId, Registration, RunId, WaiterId, WindowId};
 pub use io::{
     Answer, CallRefusal, CallRequest, CallTarget, Departure, Effect, Finished, FormDefinition, FromNative, Input,
-    ListRequest, ListedTool, ObservedCall, ObservedStatus, RunResult, ThrownAs, ToolSpec, WindowFacts,
+    ListRequest, ListedTool, RunResult, ThrownAs, ToolSpec, WindowFacts,
 };
 pub use journals::JournalsOpening;
 pub use random::{Entropy, EntropyError, id_text};

@@ -2,15 +2,16 @@
 //! carries its kind of message, or as a window message addressed to the peer's exact origin; and what waits for
 //! the end of the task (port batches, acknowledgements, announcements).
 
+use crate::calls_channel::ObservedCall;
 use crate::calls_channel::{self, ChannelMessage};
 use crate::envelope::{Message, take_batch};
 use crate::ids::RequestId;
+use crate::session::Session;
 use crate::session::ids::PeerId;
 use crate::session::io::Effect;
 use crate::session::journals::Journals;
 use crate::session::peers::{PortSide, Sender, Via};
 use crate::session::timers::{ACK_BATCH, ACK_DELAY_MS, Timer};
-use crate::session::{ObservedCall, Session};
 
 /// Port messages a link gathers before it posts them without waiting for the end of the task. A page that sends
 /// hundreds of calls (or answers) in one task lets the other side start on the first ones while it goes on: with

@@ -166,7 +166,7 @@ impl Page {
         let mut out = Vec::new();
         while let Some(effect) = self.session.poll_effect() {
             if effect == Effect::WriteJournals {
-                self.session.write_journals(&mut self.store);
+                self.session.write_journals(&mut self.store, self.now);
             }
             out.push(effect);
         }

@@ -1,8 +1,8 @@
 //! The consumer journal over a batched [`LogStore`], as the bridge runs it.
 
 use super::ConsumerJournal;
+use crate::journal::log_store::LogStore;
 use crate::journal::store::{JournalStore, StoreError};
-use crate::log_store::LogStore;
 
 impl ConsumerJournal<LogStore> {
     /// Writes the entries changed since the last flush and flushes the log to `storage` (the store it was opened

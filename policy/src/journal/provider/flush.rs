@@ -4,9 +4,9 @@
 
 use super::ProviderJournal;
 use crate::journal::entry::ProviderMeta;
+use crate::journal::log_store::LogStore;
 use crate::journal::store::{JournalStore, StoreError};
 use crate::journal::warning::JournalWarning;
-use crate::log_store::LogStore;
 
 impl ProviderJournal<LogStore> {
     /// Writes the pending changes and flushes the log to `storage`, the store it was opened from (what the bridge

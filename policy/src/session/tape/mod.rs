@@ -73,7 +73,10 @@ pub enum Step {
         now: u64,
     },
     /// [`Session::write_journals`](super::Session::write_journals) was called.
-    WriteJournals,
+    WriteJournals {
+        /// The time given.
+        now: u64,
+    },
     /// The session drew entropy: these bytes.
     Entropy(Vec<u8>),
     /// The session drew entropy and the source failed, saying this.

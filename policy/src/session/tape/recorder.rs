@@ -84,10 +84,10 @@ impl Recorder {
     }
 
     /// [`Session::write_journals`], recorded with every storage call it makes.
-    pub fn write_journals(&mut self, storage: &mut dyn JournalStore) {
-        self.push(Step::WriteJournals);
+    pub fn write_journals(&mut self, storage: &mut dyn JournalStore, now: u64) {
+        self.push(Step::WriteJournals { now });
         let mut storage = RecordedStore { inner: storage, steps: &self.steps };
-        self.session.write_journals(&mut storage);
+        self.session.write_journals(&mut storage, now);
     }
 
     fn push(&self, step: Step) {

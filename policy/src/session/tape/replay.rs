@@ -81,9 +81,9 @@ pub fn replay(json: &str) -> Result<ReplayReport, ReplayError> {
                 report.inputs += 1;
                 session.open_journals(&mut store, opening, now);
             }
-            Step::WriteJournals => {
+            Step::WriteJournals { now } => {
                 report.inputs += 1;
-                session.write_journals(&mut store);
+                session.write_journals(&mut store, now);
             }
             Step::Effect(recorded) => {
                 let replayed = session.poll_effect().map_or_else(|| "no effect".to_owned(), |e| format!("{e:?}"));

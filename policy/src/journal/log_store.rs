@@ -37,7 +37,7 @@
 use crate::envelope::encode::Object;
 use crate::index_map::{IndexMap, IndexSet};
 use crate::journal::entry::read::Fields;
-use crate::journal::{JournalStore, StoreError};
+use crate::journal::store::{JournalStore, StoreError};
 
 /// The most segments after a snapshot; then they are merged into one.
 pub const MAX_SEGMENTS: usize = 32;
