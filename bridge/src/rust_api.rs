@@ -6,7 +6,6 @@ use std::rc::{Rc, Weak};
 use std::task::{Context, Poll};
 
 use crate::patterns::registered_checker;
-use interpane_policy::call_args::ArgsForm;
 use interpane_policy::journal::CallOutcome;
 use interpane_policy::session::{
     CallRefusal, CallRequest, CallTarget, Input, ListRequest, Registration, ToolSpec, WaiterId,
@@ -92,9 +91,8 @@ impl Bridge {
         let CallOptions { call_id, timeout_ms } = options;
         // What the arguments may be is the session's to decide (refused with CallError::Arguments).
         let args = Some(args.to_string());
-        let form = ArgsForm::Written;
         let target = CallTarget::Listed(tool.peer);
-        let request = CallRequest { waiter, target, tool: name, args, form, call_id, timeout_ms };
+        let request = CallRequest { waiter, target, tool: name, args, call_id, timeout_ms };
         self.driver.input(Input::Execute(request));
         ToolCall { receiver: Some(receiver), refused: None, waiter: Some(waiter), done: false, driver }
     }

@@ -1,7 +1,6 @@
 //! What a call's arguments must be before a call is made, whoever makes it: the JavaScript API's `executeTool`,
 //! the Rust API's `Bridge::execute_tool`, and native WebMCP's path into this page's tools (the browser's agent, a
-//! native-only frame). One rule set, held to the page's configured [`Limits`], whichever way the text came
-//! ([`ArgsForm`] only records that way).
+//! native-only frame). One rule set, held to the page's configured [`Limits`], whichever way the text came.
 //!
 //! ```
 //! use interpane_policy::call_args::{CallArgsError, accept_call_args};
@@ -19,20 +18,6 @@ use thiserror::Error;
 
 use crate::envelope::{JsonError, JsonKind, JsonText};
 use crate::limits::Limits;
-
-/// How the caller gave its arguments: carried by [`CallRequest`](crate::session::CallRequest) and kept on a
-/// session's tape, never read by the session ([`accept_call_args`] holds every form to the same rules).
-#[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArgsForm {
-    /// A value the caller's side wrote as JSON (a JavaScript object or array, a Rust `serde_json::Value`, native's
-    /// input object).
-    Written,
-    /// A string of JSON text the caller passed (the JavaScript API's extension).
-    Text,
-    /// A value for a tool on native's path, passed on to native as it is.
-    ForNative,
-}
 
 /// Why a call's arguments were refused before the call was made.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

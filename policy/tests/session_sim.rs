@@ -709,7 +709,6 @@ impl Sim {
             target: interpane_policy::session::CallTarget::Listed(peer),
             tool: tool_name,
             args: Some(format!("{{\"call\":\"{call_id}\"}}")),
-            form: interpane_policy::call_args::ArgsForm::Written,
             call_id: Some(call_id.clone()),
             timeout_ms: timeout.then_some(1_500),
         };

@@ -14,7 +14,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod session_support;
 
-use interpane_policy::call_args::{ArgsForm, CallArgsError, accept_call_args};
+use interpane_policy::call_args::{CallArgsError, accept_call_args};
 use interpane_policy::calls_channel::{self, ChannelMessage};
 use interpane_policy::envelope::{ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, ToolDescriptor};
 use interpane_policy::journal::{CallOutcome, JournalStore, MemoryStore, OutcomeStatus};
@@ -1401,36 +1401,34 @@ fn a_calls_arguments_are_held_to_the_rules_and_the_pages_limits_in_the_session()
     let mut page = Page::with_limits(WIDGET, "", 1, limits);
     page.open();
     let native = page.native_peer(WindowId(2), SHOP);
-    let call = |waiter: u64, peer: PeerId, args: Option<&str>, form: ArgsForm| {
+    let call = |waiter: u64, peer: PeerId, args: Option<&str>| {
         Input::Execute(CallRequest {
             waiter: WaiterId(waiter),
             target: CallTarget::Listed(peer),
             tool: name("add"),
             args: args.map(str::to_owned),
-            form,
             call_id: None,
             timeout_ms: None,
         })
     };
     let big = format!(r#"{{"note":"{}"}}"#, "x".repeat(300));
-    let refused: [(Option<&str>, ArgsForm, CallArgsError); 5] = [
-        (Some("true"), ArgsForm::Written, CallArgsError::NotAnObject),
-        (Some("\"text\""), ArgsForm::Text, CallArgsError::NotAnObject),
-        (Some(r#"{"a":{"__proto__":{}}}"#), ArgsForm::Written, CallArgsError::ProtoKey),
-        (Some("{"), ArgsForm::Text, accept_call_args("{", &Limits::default()).unwrap_err()),
-        (Some(&big), ArgsForm::Written, accept_call_args(&big, &limits_of(&page)).unwrap_err()),
+    let refused: [(Option<&str>, CallArgsError); 5] = [
+        (Some("true"), CallArgsError::NotAnObject),
+        (Some("\"text\""), CallArgsError::NotAnObject),
+        (Some(r#"{"a":{"__proto__":{}}}"#), CallArgsError::ProtoKey),
+        (Some("{"), accept_call_args("{", &Limits::default()).unwrap_err()),
+        (Some(&big), accept_call_args(&big, &limits_of(&page)).unwrap_err()),
     ];
-    for (i, (args, form, error)) in refused.into_iter().enumerate() {
+    for (i, (args, error)) in refused.into_iter().enumerate() {
         let waiter = 10 + i as u64;
-        let effects = page.task(call(waiter, native, args, form));
+        let effects = page.task(call(waiter, native, args));
         let error = CallRefusal::Arguments(error);
         assert_eq!(effects, vec![Effect::RefuseCall { waiter: WaiterId(waiter), error }], "{args:?}");
     }
     // Left out means {}; an array is an object to WebMCP, whichever way it is given.
-    let taken =
-        [(20, None, ArgsForm::Written), (21, Some("[1,2]"), ArgsForm::ForNative), (22, Some("[3]"), ArgsForm::Written)];
-    for (waiter, args, form) in taken {
-        let effects = page.task(call(waiter, native, args, form));
+    let taken = [(20, None), (21, Some("[1,2]")), (22, Some("[3]"))];
+    for (waiter, args) in taken {
+        let effects = page.task(call(waiter, native, args));
         let sent: Vec<_> = effects
             .iter()
             .filter_map(|e| match e {
@@ -1454,7 +1452,6 @@ fn a_copy_of_a_tool_object_calls_the_pages_own_tool_only() {
             target: CallTarget::Copy { origin: interpane_policy::WindowOrigin::from_browser(origin), own_window },
             tool: name(tool),
             args: None,
-            form: ArgsForm::Written,
             call_id: None,
             timeout_ms: None,
         })

@@ -6,7 +6,6 @@
 
 mod session_support;
 
-use interpane_policy::call_args::ArgsForm;
 use interpane_policy::session::tape::{ReplayError, replay};
 use interpane_policy::session::{CallRequest, CallTarget, Input, PeerId, RunId, RunResult, WaiterId};
 use serde_json::Value;
@@ -30,7 +29,6 @@ fn recorded_page() -> String {
             target: CallTarget::Listed(PeerId::SELF),
             tool: name("add"),
             args: Some(args.to_owned()),
-            form: ArgsForm::Written,
             call_id: None,
             timeout_ms: None,
         })

@@ -2,7 +2,6 @@
 //! docs/native.md): tool objects, arguments, signals and options, each refused with the error native gives.
 
 use crate::patterns::registered_checker;
-use interpane_policy::call_args::ArgsForm;
 use interpane_policy::session::{CallTarget, PeerId, ToolSpec};
 use interpane_policy::{JsonText, Limits, ParseOptions, ToolName, WindowOrigin};
 use wasm_bindgen::prelude::*;
@@ -12,8 +11,7 @@ use crate::driver::{Driver, Handler};
 use crate::options::{get, origin_list};
 use crate::{BridgeError, CallOptions, console, js};
 
-pub(super) type PreparedCall =
-    ((CallTarget, ToolName), (Option<String>, ArgsForm), CallOptions, Option<web_sys::AbortSignal>);
+pub(super) type PreparedCall = ((CallTarget, ToolName), Option<String>, CallOptions, Option<web_sys::AbortSignal>);
 
 /// The tool of a call, read as native reads it (measured, docs/native.md): an object with `name`, `origin` and
 /// `window`, else a `TypeError`. A tool object `getTools()` returned names its peer; any other object (a copy, say)
@@ -63,7 +61,7 @@ pub(super) fn prepare_call(
         Some(native) => native_target(driver, tool, native)?,
         None => call_target(tool)?,
     };
-    let args = call_args(args, native.is_some())?;
+    let args = call_args(args)?;
     let signal = signal_option(options, "executeTool")?;
     let call_id = match get(options, "callId") {
         v if v.is_undefined() || v.is_null() => None,
@@ -82,9 +80,9 @@ pub(super) fn prepare_call(
 /// write (its `toJSON` gives `undefined`, a cycle). An array is an object to WebMCP: it reaches the tool. A string
 /// holding a JSON object or array is taken too (the bridge's extension: native refuses every string with a
 /// `TypeError`, and so does the bridge any other string). As JSON text.
-pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<(Option<String>, ArgsForm), JsValue> {
+pub(super) fn call_args(args: &JsValue) -> Result<Option<String>, JsValue> {
     if args.is_undefined() {
-        return Ok((None, ArgsForm::Written));
+        return Ok(None);
     }
     // Only reading the value is done here; what it may be is the session's to decide (`Effect::RefuseCall`).
     let text = match crate::text_in::string(args) {
@@ -97,12 +95,7 @@ pub(super) fn call_args(args: &JsValue, array_ok: bool) -> Result<(Option<String
                 .ok_or_else(|| type_error("executeTool: the arguments cannot be written as JSON"))?
         }
     };
-    let form = match (args.is_string(), array_ok) {
-        (true, _) => ArgsForm::Text,
-        (false, true) => ArgsForm::ForNative,
-        (false, false) => ArgsForm::Written,
-    };
-    Ok((Some(text), form))
+    Ok(Some(text))
 }
 
 /// The `signal` of `method`'s options (`executeTool`, `registerTool`), checked: none when it is left out, else an

@@ -224,11 +224,11 @@ impl BridgeHandle {
         }
         let mut work = Some((target, args, call_options, signal));
         js_sys::Promise::new(&mut |resolve, reject| {
-            let Some(((target, tool), (args, form), CallOptions { call_id, timeout_ms }, signal)) = work.take() else {
+            let Some(((target, tool), args, CallOptions { call_id, timeout_ms }, signal)) = work.take() else {
                 return;
             };
             driver.start_js_call(resolve, reject, signal, JsResult::Text, |waiter| {
-                Input::Execute(CallRequest { waiter, target, tool, args, form, call_id, timeout_ms })
+                Input::Execute(CallRequest { waiter, target, tool, args, call_id, timeout_ms })
             });
         })
     }

@@ -38,7 +38,7 @@ impl Session {
     /// A call the page made: its tool object must name a tool, and its arguments are held to the rules and the
     /// page's limits (refused at once otherwise); then it starts when the journals are open.
     pub(crate) fn execute(&mut self, request: CallRequest) {
-        let CallRequest { waiter, target, tool, args, form: _, call_id, timeout_ms } = request;
+        let CallRequest { waiter, target, tool, args, call_id, timeout_ms } = request;
         let accepted = timeout_ms
             .map_or(Ok(()), |ms| crate::limits::time_limit_ms(f64::from(ms)).map(drop))
             .map_err(CallRefusal::from)

@@ -1,7 +1,7 @@
 //! What goes into a [`Session`](crate::session::Session) and what comes out.
 
 use crate::JsonText;
-use crate::call_args::{ArgsForm, CallArgsError};
+use crate::call_args::CallArgsError;
 use crate::calls_channel::ObservedCall;
 use crate::envelope::{ErrorCategory, Message, ToolDescriptor};
 use crate::ids::{RequestId, ToolName};
@@ -221,9 +221,6 @@ pub struct CallRequest {
     /// is the session's to decide ([`crate::call_args`], the page's limits): arguments that break the rules refuse
     /// the call with [`Effect::RefuseCall`].
     pub args: Option<String>,
-    /// How the caller gave them: kept on a session's tape; the session holds every form to the same rules and does
-    /// not read it.
-    pub form: ArgsForm,
     /// The caller's `callId`.
     pub call_id: Option<String>,
     /// The call's time limit (ms).

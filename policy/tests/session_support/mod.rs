@@ -10,7 +10,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use interpane_policy::call_args::ArgsForm;
 use interpane_policy::envelope::Message;
 use interpane_policy::journal::{JournalConfig, JournalStore, MemoryStore, Owner};
 use interpane_policy::session::{
@@ -350,7 +349,6 @@ pub fn execute(waiter: u64, peer: PeerId, tool_name: &str, args: &str, timeout_m
         target: CallTarget::Listed(peer),
         tool: name(tool_name),
         args: Some(args.to_owned()),
-        form: ArgsForm::Written,
         call_id: None,
         timeout_ms,
     })
