@@ -1,7 +1,7 @@
 //! The journals' storage: `sessionStorage` when the page may use it, memory otherwise, with writes batched by a
 //! [`LogStore`] so that a burst of calls costs one `setItem`.
 
-use interpane_policy::journal::{JournalStore, MemoryStore, Owner, StoreError};
+use interpane_policy::journal::{JournalStore, MemoryStore, StoreError};
 
 /// Where a journal's log is written.
 pub(crate) enum RawStore {
@@ -80,32 +80,5 @@ impl JournalStore for RawStore {
 
     fn is_durable(&self) -> bool {
         matches!(self, Self::Session(_))
-    }
-}
-
-/// A key in `sessionStorage` that is present while a page of this frame slot is alive, and removed when the page
-/// goes away cleanly (`pagehide`, after the journals are written). A page that finds it when it starts follows a
-/// page that crashed, which may not have written its last journal batch.
-pub(crate) struct AliveMarker {
-    storage: web_sys::Storage,
-    key: String,
-}
-
-impl AliveMarker {
-    pub fn new(storage: web_sys::Storage, owner: &Owner) -> Self {
-        Self { storage, key: format!("webmcp:alive:{}:{}", owner.tab(), owner.slot()) }
-    }
-
-    /// Whether the page before this one in the slot crashed.
-    pub fn previous_page_crashed(&self) -> bool {
-        self.storage.get_item(&self.key).ok().flatten().is_some()
-    }
-
-    pub fn alive(&self) {
-        let _ = self.storage.set_item(&self.key, "1");
-    }
-
-    pub fn went_away_cleanly(&self) {
-        let _ = self.storage.remove_item(&self.key);
     }
 }

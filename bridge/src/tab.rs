@@ -23,7 +23,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::driver::Driver;
 use crate::random::CryptoEntropy;
-use crate::store::{AliveMarker, RawStore};
+use crate::store::RawStore;
 use crate::{console, js};
 
 const TAB_KEY: &str = "webmcp:tab";
@@ -167,16 +167,7 @@ pub(crate) fn claim_owner(driver: Rc<Driver>, fresh: FreshTab) {
                 }
             }
         };
-        let alive = match &raw {
-            RawStore::Session(storage) => Some(AliveMarker::new(storage.clone(), &owner)),
-            RawStore::Memory(_) => None,
-        };
-        let previous_page_crashed = alive.as_ref().is_some_and(AliveMarker::previous_page_crashed);
-        if let Some(alive) = &alive {
-            alive.alive();
-        }
-        *driver.alive.borrow_mut() = alive;
         let config = driver.options.journal.clone();
-        driver.open_journals(raw, owner, label, config, previous_page_crashed);
+        driver.open_journals(raw, owner, label, config);
     });
 }

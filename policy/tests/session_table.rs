@@ -977,6 +977,42 @@ fn an_error_thrown_while_the_page_is_leaving_is_held_until_it_goes_or_stays() {
     }
 }
 
+/// Whether the page before this one in its frame slot crashed is the session's to tell, from its store: the key it
+/// writes when its journals open is removed by its last write when the page goes away, written again when the page
+/// comes back from the back/forward cache, and found by the next page only when the page before did not go away.
+#[test]
+fn the_alive_key_tells_the_next_page_whether_the_one_before_crashed() {
+    let key = "webmcp:alive:tab1:top";
+    let crash_warning = |effects: &[Effect]| {
+        effects.iter().any(|e| matches!(e, Effect::Warn(text) if text.contains("did not go away cleanly")))
+    };
+    let mut page = Page::new(SHOP, WIDGET);
+    page.store = MemoryStore::durable();
+    assert!(!crash_warning(&page.open()), "a first page");
+    assert_eq!(page.store.get(key).as_deref(), Some("1"), "alive while the page runs");
+    page.task(Input::GoingAway);
+    assert_eq!(page.store.get(key), None, "gone cleanly");
+    page.task(Input::Navigating(Departure::Stays));
+    assert_eq!(page.store.get(key).as_deref(), Some("1"), "back from the back/forward cache");
+    // A next page after a clean departure finds no key; after a crash (no `pagehide`), it does, and says so.
+    page.task(Input::GoingAway);
+    for (crashed, left) in [(false, true), (true, false)] {
+        let mut next = Page::new(SHOP, WIDGET);
+        next.store = page.store.clone();
+        if !left {
+            next.store.put(key, "1").unwrap();
+        }
+        let now = next.now;
+        open_journals_with(&mut next.session, &mut next.store, ("tab1", "top"), vec![], JournalSetup { crashed }, now);
+        assert_eq!(crash_warning(&next.drain()), crashed, "crashed: {crashed}");
+        assert_eq!(next.store.get(key).as_deref(), Some("1"));
+    }
+    // A store that does not survive a reload keeps no key.
+    let mut memory = Page::new(SHOP, WIDGET);
+    memory.open();
+    assert_eq!(memory.store.get(key), None);
+}
+
 /// The widget's next page in the same frame, over `store`, with the shop in window 1: what opening its journals
 /// queued.
 fn next_page(store: MemoryStore) -> Vec<Effect> {

@@ -32,9 +32,6 @@ pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<Eve
         EventListener::new(window, "pagehide", move |_| {
             upgrade(&on_hide, |driver| {
                 driver.input(Input::GoingAway);
-                if let Some(alive) = driver.alive.borrow().as_ref() {
-                    alive.went_away_cleanly();
-                }
             })
         }),
         EventListener::new(window, "pageshow", move |event| {
@@ -43,9 +40,6 @@ pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<Eve
             if persisted {
                 upgrade(&on_show, |driver| {
                     driver.input(Input::Navigating(Departure::Stays));
-                    if let Some(alive) = driver.alive.borrow().as_ref() {
-                        alive.alive();
-                    }
                 })
             }
         }),

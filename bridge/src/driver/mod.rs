@@ -61,8 +61,6 @@ pub(crate) struct Driver {
     /// Rust listeners of `toolresult`, `toolstatus` and `toolchange` (shared with their guards).
     pub listeners: Rc<RefCell<Listeners>>,
     pub options: Options,
-    /// `sessionStorage`'s key that says a page of this frame is alive (see tab.rs).
-    pub alive: RefCell<Option<crate::store::AliveMarker>>,
     pumping: Cell<bool>,
     /// The browser timer for the session's next deadline, and that deadline.
     timer: RefCell<Option<(u64, Timeout)>>,
@@ -143,7 +141,6 @@ impl Driver {
                 context: RefCell::new(JsValue::UNDEFINED),
                 listeners: Rc::new(RefCell::new(Listeners::default())),
                 options,
-                alive: RefCell::new(None),
                 pumping: Cell::new(false),
                 timer: RefCell::new(None),
                 end_of_task,
@@ -392,19 +389,12 @@ impl Driver {
         }
     }
 
-    /// Opens the journals in the session (tab.rs knows which tab and frame this page is, and whether the page
-    /// before it crashed), read from `storage`, which their writes go to from now on.
-    pub fn open_journals(
-        &self,
-        storage: RawStore,
-        owner: Owner,
-        label: String,
-        config: JournalConfig,
-        previous_page_crashed: bool,
-    ) {
+    /// Opens the journals in the session (tab.rs knows which tab and frame this page is; the session reads from
+    /// `storage` whether the page before it crashed), read from `storage`, which their writes go to from now on.
+    pub fn open_journals(&self, storage: RawStore, owner: Owner, label: String, config: JournalConfig) {
         let around: Vec<(WindowId, Locator)> =
             windows_around().into_iter().map(|(window, locator)| (self.window_id(&window), locator)).collect();
-        let opening = JournalsOpening { owner, label, config, previous_page_crashed, around };
+        let opening = JournalsOpening { owner, label, config, around };
         // From the tab claim's task: nothing borrows the session; page code that reading calls finds it busy.
         {
             let mut slot = self.storage.borrow_mut();

@@ -29,6 +29,10 @@ pub trait JournalStore {
     fn remove(&mut self, key: &str);
     /// Whether what is written survives a reload of the page (true for `sessionStorage`, false in memory).
     fn is_durable(&self) -> bool;
+    /// The value under exactly `key`, if any.
+    fn get(&self, key: &str) -> Option<String> {
+        self.entries(key).into_iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
 }
 
 /// A [`JournalStore`] in memory: the bridge's fallback when `sessionStorage` is unavailable, and the tests' store.

@@ -20,6 +20,14 @@ pub(crate) struct Journals {
     pub label: String,
     /// An [`Effect::WriteJournals`] is queued and not carried out yet: it will write every change made until then.
     pub write_queued: bool,
+    /// The key that says a page of this frame slot is alive (in a durable store only): written when the journals
+    /// open, removed by the last write when the page goes away cleanly. A page that finds it when its journals
+    /// open follows a page that crashed, which may not have written its last batch.
+    pub alive_key: Option<String>,
+    /// The page went away (`pagehide`): the next write removes `alive_key`.
+    pub gone: bool,
+    /// `alive_key` is in the store.
+    pub alive_written: bool,
 }
 
 /// Work that waits for the journals.
@@ -30,7 +38,7 @@ pub(crate) enum Deferred {
     NativeSettled(crate::ids::RequestId, Result<crate::JsonText, crate::outcome::ToolError>),
 }
 
-/// Which page the journals are this page's, and what the driver found out about the one before it.
+/// Which page the journals are this page's.
 #[cfg_attr(feature = "record", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone)]
 pub struct JournalsOpening {
@@ -40,8 +48,6 @@ pub struct JournalsOpening {
     pub label: String,
     /// The journals' limits.
     pub config: JournalConfig,
-    /// The previous page of this frame slot did not go away cleanly (its last batch of writes may be missing).
-    pub previous_page_crashed: bool,
     /// The windows around this page now (to find the providers of the previous page's calls again).
     pub around: Vec<(WindowId, Locator)>,
 }
@@ -53,8 +59,12 @@ impl Session {
     /// warning). Then runs what waited for them. The one time the session reads storage.
     pub fn open_journals(&mut self, storage: &mut dyn JournalStore, opening: JournalsOpening, now: u64) {
         self.now = self.now.max(now);
-        let JournalsOpening { owner, label, config, previous_page_crashed, around } = opening;
+        let JournalsOpening { owner, label, config, around } = opening;
         let (tab, slot) = (owner.tab(), owner.slot());
+        // A page of this slot that did not go away cleanly left its key: its last batch of writes may be missing.
+        let alive_key = storage.is_durable().then(|| format!("webmcp:alive:{tab}:{slot}"));
+        let previous_page_crashed = alive_key.as_deref().is_some_and(|key| storage.get(key).is_some());
+        let alive_written = alive_key.as_deref().is_some_and(|key| storage.put(key, "1").is_ok());
         let mut consumer_log = LogStore::open(storage, &format!("webmcp:log:c:{tab}:{slot}:"), now);
         let mut provider_log = LogStore::open(storage, &format!("webmcp:log:p:{tab}:{slot}:"), now);
         for discarded in consumer_log.take_discarded().into_iter().chain(provider_log.take_discarded()) {
@@ -80,7 +90,8 @@ impl Session {
         for (window, locator) in around {
             self.windows.entry(window).or_insert(WindowFacts { ancestor: locator == Locator::Parent, locator });
         }
-        self.journals = Some(Journals { consumer, provider, label, write_queued: false });
+        self.journals =
+            Some(Journals { consumer, provider, label, write_queued: false, alive_key, gone: false, alive_written });
         self.flush_journals();
         self.recover(recoveries);
         for work in std::mem::take(&mut self.deferred) {
@@ -169,6 +180,16 @@ impl Session {
         // On a full store, the provider sheds results before it gives up durability.
         if let Err(error) = journals.provider.flush(now, storage) {
             warnings.push(format!("{error}; the provider journal now lives in memory"));
+        }
+        // Gone cleanly, after the last batch: no crash for the next page of the slot. Back (the back/forward
+        // cache): alive again.
+        if let Some(key) = journals.alive_key.as_deref() {
+            if journals.gone && journals.alive_written {
+                storage.remove(key);
+                journals.alive_written = false;
+            } else if !journals.gone && !journals.alive_written {
+                journals.alive_written = storage.put(key, "1").is_ok();
+            }
         }
         let own = self.config.own_origin.clone();
         for text in warnings {

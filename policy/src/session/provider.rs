@@ -132,6 +132,11 @@ impl Session {
         self.departure = departure;
         if departure == Departure::Stays {
             self.release_held_errors();
+            // Back from the back/forward cache after it went away: alive again (journals.rs `alive_key`).
+            if let Some(journals) = self.journals.as_mut().filter(|j| j.gone) {
+                journals.gone = false;
+                self.flush_journals();
+            }
         }
     }
 

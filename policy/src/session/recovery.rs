@@ -162,6 +162,9 @@ impl Session {
         }
         self.outbox.acks_due = true;
         self.end_of_task();
+        if let Some(journals) = self.journals.as_mut() {
+            journals.gone = true;
+        }
         self.flush_journals();
     }
 

@@ -256,7 +256,8 @@ pub fn open_journals(session: &mut PageSession, store: &mut dyn JournalStore, ta
 /// How the simulated driver opens a page's journals.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JournalSetup {
-    /// The previous page of this frame did not go away cleanly (the bridge's alive marker says so).
+    /// The previous page of this frame did not go away cleanly: a durable store must still hold the alive key the
+    /// session wrote when that page's journals opened (and removes when a page goes away), else must not.
     pub crashed: bool,
 }
 
@@ -271,11 +272,14 @@ pub fn open_journals_with(
     now: u64,
 ) {
     let (tab, slot) = owner;
+    if store.is_durable() {
+        let marker = store.get(&format!("webmcp:alive:{tab}:{slot}"));
+        assert_eq!(marker.is_some(), setup.crashed, "the alive key of {tab}:{slot} (crashed: {})", setup.crashed);
+    }
     let opening = JournalsOpening {
         owner: Owner::new(tab, slot).expect("a valid owner"),
         label: format!("label-{tab}"),
         config: JournalConfig::default(),
-        previous_page_crashed: setup.crashed,
         around,
     };
     session.open_journals(store, opening, now);
