@@ -989,11 +989,11 @@ fn the_alive_key_tells_the_next_page_whether_the_one_before_crashed() {
     let mut page = Page::new(SHOP, WIDGET);
     page.store = MemoryStore::durable();
     assert!(!crash_warning(&page.open()), "a first page");
-    assert_eq!(page.store.get(key).as_deref(), Some("1"), "alive while the page runs");
+    assert_eq!(page.store.get(key), Some("1"), "alive while the page runs");
     page.task(Input::GoingAway);
     assert_eq!(page.store.get(key), None, "gone cleanly");
     page.task(Input::Navigating(Departure::Stays));
-    assert_eq!(page.store.get(key).as_deref(), Some("1"), "back from the back/forward cache");
+    assert_eq!(page.store.get(key), Some("1"), "back from the back/forward cache");
     // A next page after a clean departure finds no key; after a crash (no `pagehide`), it does, and says so.
     page.task(Input::GoingAway);
     for (crashed, left) in [(false, true), (true, false)] {
@@ -1005,7 +1005,7 @@ fn the_alive_key_tells_the_next_page_whether_the_one_before_crashed() {
         let now = next.now;
         open_journals_with(&mut next.session, &mut next.store, ("tab1", "top"), vec![], JournalSetup { crashed }, now);
         assert_eq!(crash_warning(&next.drain()), crashed, "crashed: {crashed}");
-        assert_eq!(next.store.get(key).as_deref(), Some("1"));
+        assert_eq!(next.store.get(key), Some("1"));
     }
     // A store that does not survive a reload keeps no key.
     let mut memory = Page::new(SHOP, WIDGET);
