@@ -29,8 +29,26 @@ clearRecords();
 addEventListener("pagehide", clearRecords);
 
 function record(side, id, text) {
-  sessionStorage.setItem(`${PREFIX}${side}:${id}`, text);
   if (id > KEEP) sessionStorage.removeItem(`${PREFIX}${side}:${id - KEEP}`);
+  try {
+    sessionStorage.setItem(`${PREFIX}${side}:${id}`, text);
+  } catch (error) {
+    throw new Error(`${error} (this frame's sessionStorage holds ${storageSummary()})`);
+  }
+}
+
+// What the frame's sessionStorage holds, in characters of keys and values, by the first two parts of the key.
+function storageSummary() {
+  const parts = new Map();
+  let total = 0;
+  for (const key of Object.keys(sessionStorage)) {
+    const size = key.length + sessionStorage.getItem(key).length;
+    const group = key.split(":").slice(0, 5).join(":");
+    parts.set(group, (parts.get(group) ?? 0) + size);
+    total += size;
+  }
+  const largest = [...parts].sort((a, b) => b[1] - a[1]).slice(0, 10);
+  return `${total} characters; ${largest.map(([group, size]) => `${group} ${size}`).join(", ")}`;
 }
 
 /** The parent's and the child's halves of one variant. */

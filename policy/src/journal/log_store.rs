@@ -12,8 +12,10 @@
 //! much is live: when there are [`MAX_SEGMENTS`] segments, the segments written since the last merge are merged
 //! into one (the keys they changed, with their values now), so that each change is written about twice; when
 //! half the segments are merges, all of them are merged into one (the keys changed since the snapshot); when the
-//! changes since the snapshot outweigh the live data, a new snapshot replaces the log. A merge reads the values
-//! from the live data, so the log keeps no second copy of what changed, only the keys.
+//! changes since the snapshot, or the segments as stored (with the values they hold that are dead by now, such as
+//! a large result removed when its caller acknowledged it), outweigh the live data, a new snapshot replaces the
+//! log, so that the log stays within about twice the live data. A merge reads the values from the live data, so
+//! the log keeps no second copy of what changed, only the keys.
 //!
 //! A change only marks its key: a flush writes each marked key once, with its latest value (or its removal).
 //!
@@ -114,8 +116,9 @@ pub struct LogStore {
     merges: u64,
     /// Key of the snapshot, if there is one.
     snapshot: Option<String>,
-    /// Keys of the segments after the snapshot, in order: first the merged ones, then one per flush.
-    segments: Vec<String>,
+    /// Keys of the segments after the snapshot, in order: first the merged ones, then one per flush; each with the
+    /// bytes of its text.
+    segments: Vec<(String, usize)>,
     /// How many of `segments` are merges.
     merged: usize,
     next_seq: u64,
@@ -123,6 +126,10 @@ pub struct LogStore {
     live_bytes: usize,
     /// Bytes of the keys and values in `since_snapshot`.
     changed_bytes: usize,
+    /// Bytes of the segments after the snapshot as stored: what the log holds besides the snapshot, dead values
+    /// included (a large result written, then removed when its caller acknowledged it, stays in its segment until a
+    /// merge or a snapshot replaces it; `changed_bytes` counts it no more).
+    segment_bytes: usize,
     failed: bool,
     discarded: Vec<DiscardedSegment>,
 }
@@ -143,9 +150,9 @@ impl LogStore {
                     } else if key.starts_with(prefix) {
                         // In log order (an ordered insert: a log has a few segments; a sort's code would be one
                         // more copy per element type in the download).
-                        let at =
-                            readable.partition_point(|(_, earlier): &(String, Segment)| earlier.seq <= segment.seq);
-                        readable.insert(at, (key, segment));
+                        let at = readable
+                            .partition_point(|(_, earlier, _): &(String, Segment, usize)| earlier.seq <= segment.seq);
+                        readable.insert(at, (key, segment, text.len()));
                     }
                 }
                 Ok(segment) => {
@@ -159,8 +166,8 @@ impl LogStore {
                 }
             }
         }
-        let start = readable.iter().rposition(|(_, segment)| segment.snap).unwrap_or(0);
-        for (key, _) in readable.drain(..start) {
+        let start = readable.iter().rposition(|(_, segment, _)| segment.snap).unwrap_or(0);
+        for (key, _, _) in readable.drain(..start) {
             inner.remove(&key);
         }
         let mut log = Self {
@@ -176,10 +183,11 @@ impl LogStore {
             next_seq: 0,
             live_bytes: 0,
             changed_bytes: 0,
+            segment_bytes: 0,
             failed: false,
             discarded,
         };
-        for (key, mut segment) in readable {
+        for (key, mut segment, bytes) in readable {
             log.next_seq = segment.seq + 1;
             if segment.snap {
                 log.live = segment.set;
@@ -194,7 +202,8 @@ impl LogStore {
                 log.live.insert(key.clone(), value);
                 log.note_change(&key);
             }
-            log.segments.push(key);
+            log.segments.push((key, bytes));
+            log.segment_bytes += bytes;
         }
         log.live_bytes = log.live.iter().map(|(k, v)| k.len() + v.len()).sum();
         log
@@ -236,8 +245,11 @@ impl LogStore {
         // A merge writes the changes since the last merge (or since the snapshot), a snapshot writes the live data:
         // when the changes since the snapshot have grown to half the live data, a snapshot costs about as much as a
         // merge of them all and resets the changes.
+        // The segments as stored count, dead values included (a large result written, then removed): when they
+        // outweigh the live data, a snapshot replaces the log, which so stays within about twice the live data.
         let merge_due = self.segments.len() >= MAX_SEGMENTS;
         let result = if self.changed_bytes > self.live_bytes + SLACK_BYTES
+            || self.segment_bytes > self.live_bytes + SLACK_BYTES
             || (merge_due && 2 * self.changed_bytes > self.live_bytes)
         {
             self.write_snapshot(now, inner)
@@ -283,8 +295,10 @@ impl LogStore {
         inner: &mut dyn JournalStore,
     ) -> Result<(), StoreError> {
         let (seq, key) = self.next_key();
-        inner.put(&key, &encode_changes(seq, now, changes, &self.live))?;
-        self.segments.push(key);
+        let text = encode_changes(seq, now, changes, &self.live);
+        inner.put(&key, &text)?;
+        self.segments.push((key, text.len()));
+        self.segment_bytes += text.len();
         Ok(())
     }
 
@@ -298,10 +312,12 @@ impl LogStore {
         let text = encode_changes(seq, now, changes, &self.live);
         inner.put(&key, &text)?;
         let first_replaced = if all { 0 } else { self.merged };
-        for old in self.segments.drain(first_replaced..) {
+        for (old, bytes) in self.segments.drain(first_replaced..) {
             inner.remove(&old);
+            self.segment_bytes -= bytes;
         }
-        self.segments.push(key);
+        self.segments.push((key, text.len()));
+        self.segment_bytes += text.len();
         self.merged = self.segments.len();
         self.merges += 1;
         Ok(())
@@ -311,7 +327,7 @@ impl LogStore {
         let (seq, key) = self.next_key();
         let live: Vec<(&str, &str)> = self.live.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let text = encode_parts(seq, now, true, &live, &[]);
-        let old: Vec<String> = self.snapshot.iter().chain(&self.segments).cloned().collect();
+        let old: Vec<String> = self.snapshot.iter().chain(self.segments.iter().map(|(key, _)| key)).cloned().collect();
         // Free the old log first when the store is full: the snapshot holds all it said.
         inner.put(&key, &text).or_else(|error| {
             for key in &old {
@@ -328,6 +344,7 @@ impl LogStore {
         self.merges += 1;
         self.since_snapshot.clear();
         self.changed_bytes = 0;
+        self.segment_bytes = 0;
         Ok(())
     }
 
