@@ -9,7 +9,7 @@
 #             then name the wasm's functions (`interpane-bench --pkg-dir bridge/pkg-names --profile`; never one to
 #             publish)
 #
-# Size choices (measured with twiggy and gzip -9; see docs/performance.md): the `wasm-release` profile
+# Size choices (measured with twiggy and gzip -9; see docs/measurements/history.md): the `wasm-release` profile
 # (opt-level "s" with "z" for the workspace's own two crates, fat LTO, one codegen unit, panic=abort), panics that trap without formatting a message when the
 # standard library is built here (Debian's toolchain: -Cpanic=immediate-abort) and no file and line of a panic's
 # place in the data (-Zlocation-detail=none: with panics that trap, nothing reads them; -1,563 bytes), no name or

@@ -4,7 +4,7 @@
 //! while they are ASCII: about 5 ns a character in Chromium 156, 300 µs for the 64 KiB arguments of a call, and a
 //! call's payload crosses that way up to three times on each side (the arguments, the result, the port's batch).
 //! A long string goes through the browser's own `TextEncoder` instead, then one native copy into the wasm's memory
-//! (`Uint8Array::to_vec`): the profile of 64 KiB calls (docs/performance.md, issue 25) lost that loop's time. Short
+//! (`Uint8Array::to_vec`): the profile of 64 KiB calls (docs/measurements/history.md, issue 25) lost that loop's time. Short
 //! strings, most of them, keep wasm-bindgen's path, which has less to set up.
 
 use wasm_bindgen::JsCast;

@@ -67,7 +67,7 @@ impl DemoServer {
 
 /// Sends each response as soon as it is written. With Nagle's algorithm on (the socket default), a response whose
 /// headers and body leave in two writes waits for the browser's delayed ACK of the first: about 40 ms per module or
-/// file of a page on Linux loopback (measured on the benchmark's server, docs/performance.md).
+/// file of a page on Linux loopback (measured on the benchmark's server, docs/measurements/history.md).
 fn no_delay(stream: &mut TcpStream) {
     let _ = stream.set_nodelay(true);
 }

@@ -3,7 +3,7 @@
 //!
 //! A word is tested for "holds one of these bytes" with a few integer operations; only a word that may hold one
 //! is looked at byte by byte. wasm32 has 64-bit integer arithmetic but no SIMD in the targets the bridge builds
-//! for, and a byte-at-a-time loop over a 64 KiB argument cost about 8 ns a byte there (docs/performance.md).
+//! for, and a byte-at-a-time loop over a 64 KiB argument cost about 8 ns a byte there (docs/measurements/history.md).
 //!
 //! Why not `memchr` (which serde_json links already): these are not searches for a byte or a string but counts of
 //! several byte classes in one pass — four bytes for [`hints`], and for [`escaped_len`] two bytes plus every byte
@@ -34,7 +34,7 @@ fn holds_below(word: u64, limit: u8) -> bool {
 /// to 0xDF and from 0xFB to 0xFF (UTF-8 lead bytes) also answer yes: a word that holds one is looked at byte by
 /// byte for nothing. Four operations where asking for `{`, `[`, `_` and `\\` one by one took sixteen (with the
 /// words read by one load each, the nesting and `__proto__` scan's self time in a profile of 64 KiB calls fell by
-/// about 80%: docs/performance.md).
+/// about 80%: docs/measurements/history.md).
 #[inline]
 fn holds_bracket_class(word: u64) -> bool {
     let folded = (word | (ONES * 0x20)) & !HIGHS;

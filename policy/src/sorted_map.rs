@@ -5,7 +5,7 @@
 //! They iterate in key order, like `BTreeMap` and `BTreeSet`, so the same inputs give the same effects in the same
 //! order; what they change is the cost in the download. Every `BTreeMap<K, V>` brings its own copy of the B-tree's
 //! node code for its `K` and `V` (in the bridge's wasm that came to about a quarter of all code, 221 KB of 865 KB,
-//! measured with twiggy: docs/performance.md, issue 16); here a search is a binary search of the keys' vector and
+//! measured with twiggy: docs/measurements/history.md, issue 16); here a search is a binary search of the keys' vector and
 //! moving the values is `Vec`'s insert and remove. Use them where a map stays small or its keys are counters that
 //! only grow (a key after the last is pushed without a search). A map that can hold thousands of random keys moves
 //! half its tail on every insert and remove (40 µs per call in the provider's frame when its journal used this

@@ -26,7 +26,7 @@ impl Driver {
                 if let Some(port) = port {
                     // As bytes to a bridge that reads them: one native copy out of the wasm's memory here and one
                     // in on the other side, where a string costs a UTF-8 decode here and an encode there (about
-                    // 150 µs for 64 KiB in Chromium 156: docs/performance.md, issue 25).
+                    // 150 µs for 64 KiB in Chromium 156: docs/measurements/history.md, issue 25).
                     let message: JsValue = if utf8 {
                         js_sys::Uint8Array::from(batch.as_bytes()).into()
                     } else {

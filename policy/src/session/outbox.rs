@@ -15,7 +15,7 @@ use crate::session::timers::{ACK_BATCH, ACK_DELAY_MS, Timer};
 
 /// Port messages a link gathers before it posts them without waiting for the end of the task. A page that sends
 /// hundreds of calls (or answers) in one task lets the other side start on the first ones while it goes on: with
-/// every batch held to the end of the task, 2000 calls at once ran one side after the other (docs/performance.md).
+/// every batch held to the end of the task, 2000 calls at once ran one side after the other (docs/measurements/history.md).
 pub(crate) const EARLY_BATCH_LEN: usize = 16;
 
 impl Session {
