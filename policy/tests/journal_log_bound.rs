@@ -2,6 +2,11 @@
 //! page in one tab (the benchmark's 64 KiB calls: 220 per page, each acknowledged by its caller).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "assertions")]
 
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod session_support;
 
 use interpane_policy::envelope::{ExecuteRequest, Message};
