@@ -6,10 +6,9 @@ use crate::driver::Driver;
 use crate::{BridgeError, BridgeOptions, console};
 
 /// Installs the bridge, or returns the one this module already installed (its options win; other options are
-/// warned of). It keeps the
-/// browser's native `document.modelContext`, if any, to register every tool there too. With the `js-api` feature
-/// it also makes the bridge's `document.modelContext` object and defines it where the page has none or has the
-/// browser's own.
+/// warned of). It keeps the browser's native `document.modelContext`, if any, to register every tool there too.
+/// With the `js-api` feature it also makes the bridge's `document.modelContext` object and defines it where the
+/// page has none or has the browser's own.
 pub(crate) fn install_core(options: BridgeOptions) -> Result<Rc<Driver>, BridgeError> {
     if let Some(driver) = Driver::installed() {
         crate::options::warn_if_other(&driver.options, &options);

@@ -127,23 +127,28 @@ pub(crate) const INSTALL_OPTIONS: [&str; 9] = [
 ];
 
 /// "The first `install()` wins", for both APIs: a second install with other options keeps the first bridge and its
-/// options, and says so with what differs.
+/// options, and says so, with both origin lists when they are what differs.
 pub(crate) fn warn_if_other(first: &BridgeOptions, again: &BridgeOptions) {
     // The same entries in any order (no sort: its code would be one more copy in the wasm).
     let (a, b) = (&first.expose_tools_to, &again.expose_tools_to);
-    let same = a.len() == b.len()
-        && a.iter().all(|p| b.iter().any(|q| q.as_str() == p.as_str()))
-        && first.limits == again.limits
+    let same_lists = a.len() == b.len() && a.iter().all(|p| b.iter().any(|q| q.as_str() == p.as_str()));
+    let same_rest = first.limits == again.limits
         && first.journal == again.journal
         && first.discovery_timeout_ms == again.discovery_timeout_ms
         && first.toolchange_debounce_ms == again.toolchange_debounce_ms
         && first.flush_delay_ms == again.flush_delay_ms
         && first.session_storage == again.session_storage;
-    if !same {
+    if !same_lists {
         console::warn(&format!(
             "install() was called again with other options (exposeToolsTo: \"{b}\"); the first call's options \
              (exposeToolsTo: \"{a}\") stay in force: a page has one bridge. Call install() once, or pass no options."
         ));
+    } else if !same_rest {
+        // The lists are the same: naming them would hide what differs.
+        console::warn(
+            "install() was called again with other options; the first call's options stay in force: a page has one \
+             bridge. Call install() once, or pass no options.",
+        );
     }
 }
 

@@ -171,9 +171,14 @@ fn a_second_install_with_other_options_is_warned_of_in_both_apis() {
     let _ = interpane::install(other.into()).unwrap();
     let list = interpane::OriginList::parse("https://rust.example").unwrap();
     let _ = Bridge::install(BridgeOptions::exposing_to(list)).unwrap();
+    // The same (empty) origin list with another limit: the warning does not name the lists, which are the same.
+    let capped = js_sys::Object::new();
+    js_sys::Reflect::set(&capped, &"resultCap".into(), &JsValue::from_f64(5000.0)).unwrap();
+    let _ = interpane::install(capped.into()).unwrap();
     let warned = stop.call0(&JsValue::UNDEFINED).unwrap().as_string().unwrap();
     let lines: Vec<&str> = warned.lines().collect();
-    assert_eq!(lines.len(), 2, "{warned}");
+    assert_eq!(lines.len(), 3, "{warned}");
+    assert!(lines[2].contains("called again with other options; the first call's options stay in force"), "{warned}");
     assert!(
         lines[0].contains("called again with other options (exposeToolsTo: \"https://other.example\")"),
         "{warned}"

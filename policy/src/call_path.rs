@@ -70,15 +70,21 @@ pub fn merge_listings(bridge: &[(usize, &str)], native: &[(usize, &str)]) -> Vec
         Merged::Bridge(i) => bridge[i].1,
         Merged::Native(i) => native[i].1,
     };
-    // An insertion sort, stable (listings are short; a library sort's code would be one more copy in the wasm).
-    for i in 1..merged.len() {
+    sort_listing(&mut merged, |a, b| name(a) > name(b));
+    merged
+}
+
+/// Puts a listing in the order of names, the order of every listing (the spec's): `after(a, b)` says whether `a`'s
+/// name sorts after `b`'s. Stable, so that tools of one name keep the order they came in. An insertion sort:
+/// listings are short, and a library sort's code would be one more copy in the wasm.
+pub(crate) fn sort_listing<T>(items: &mut [T], after: impl Fn(&T, &T) -> bool) {
+    for i in 1..items.len() {
         let mut j = i;
-        while j > 0 && name(&merged[j - 1]) > name(&merged[j]) {
-            merged.swap(j - 1, j);
+        while j > 0 && after(&items[j - 1], &items[j]) {
+            items.swap(j - 1, j);
             j -= 1;
         }
     }
-    merged
 }
 
 /// What to ask native's `getTools` for, in order, when the page lists tools `fromOrigins` where the browser has

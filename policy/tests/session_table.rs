@@ -90,25 +90,7 @@ fn widget_listing_shop(open: bool, bridge: bool) -> (Page, PeerId, Option<(PortI
     if open {
         page.open();
     }
-    let effects = page.handle(list(1, SHOP, &[(1, Locator::Frame(0))]));
-    let asked: Vec<_> = effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Post { window, origin, message: Message::GetToolsRequest { request_id, .. }, .. }
-                if *window == WindowId(1) && origin.as_str() == SHOP =>
-            {
-                Some(request_id.clone())
-            }
-            _ => None,
-        })
-        .collect();
-    assert_eq!(asked.len(), 1, "the shop's window is asked once at the shop's origin: {effects:?}");
-    let response = Message::GetToolsResponse(GetToolsResponse {
-        request_id: asked[0].clone(),
-        tools: vec![descriptor("add", SHOP)],
-        bridge,
-    });
-    let mut effects = page.task(from_window(1, SHOP, &response));
+    let mut effects = list_shop(&mut page, 1, vec![descriptor("add", SHOP)], bridge);
     let connect = bridge.then(|| match effects.remove(0) {
         Effect::Post {
             window: WindowId(1),
@@ -385,21 +367,23 @@ fn a_new_tool_is_announced_at_its_exposed_origins_and_a_window_there_lists_it() 
     );
 }
 
-/// The widget's answers to listing the shop (a bridge, in window 1) with `tools`: what its task queued.
-fn relist_shop(page: &mut Page, waiter: u64, tools: Vec<ToolDescriptor>) -> Vec<Effect> {
+/// The widget lists the shop (in window 1, asked once, by window) and the shop answers with `tools`, as a bridge or
+/// not: what the answer's task queued.
+fn list_shop(page: &mut Page, waiter: u64, tools: Vec<ToolDescriptor>, bridge: bool) -> Vec<Effect> {
     let effects = page.handle(list(waiter, SHOP, &[(1, Locator::Frame(0))]));
-    let request_id = effects
+    let asked: Vec<_> = effects
         .iter()
-        .find_map(|e| match e {
-            Effect::Post { origin, message: Message::GetToolsRequest { request_id, .. }, .. }
-                if origin.as_str() == SHOP =>
+        .filter_map(|e| match e {
+            Effect::Post { window, origin, message: Message::GetToolsRequest { request_id, .. }, .. }
+                if *window == WindowId(1) && origin.as_str() == SHOP =>
             {
                 Some(request_id.clone())
             }
             _ => None,
         })
-        .unwrap_or_else(|| panic!("listing {waiter}: the shop is asked by window: {effects:?}"));
-    let response = Message::GetToolsResponse(GetToolsResponse { request_id, tools, bridge: true });
+        .collect();
+    assert_eq!(asked.len(), 1, "listing {waiter}: the shop's window is asked once at the shop's origin: {effects:?}");
+    let response = Message::GetToolsResponse(GetToolsResponse { request_id: asked[0].clone(), tools, bridge });
     page.task(from_window(1, SHOP, &response))
 }
 
@@ -421,16 +405,16 @@ fn connects(effects: &[Effect]) -> Vec<PortId> {
 fn a_port_is_offered_once_a_tool_is_listed_and_offered_again_when_the_answer_never_came() {
     let mut page = Page::new(WIDGET, "");
     page.open();
-    assert_eq!(connects(&relist_shop(&mut page, 1, vec![])), vec![], "no tool listed: no port");
-    let first = connects(&relist_shop(&mut page, 2, vec![descriptor("add", SHOP)]));
+    assert_eq!(connects(&list_shop(&mut page, 1, vec![], true)), vec![], "no tool listed: no port");
+    let first = connects(&list_shop(&mut page, 2, vec![descriptor("add", SHOP)], true));
     assert_eq!(first.len(), 1, "a tool listed: a port");
     // Within the wait, another listing starts nothing new.
     page.now += HANDSHAKE_WAIT_MS - 1;
-    let effects = relist_shop(&mut page, 3, vec![descriptor("add", SHOP)]);
+    let effects = list_shop(&mut page, 3, vec![descriptor("add", SHOP)], true);
     assert!(connects(&effects).is_empty() && !effects.contains(&Effect::ClosePort(first[0])), "{effects:?}");
     // After it, the unanswered port is closed and another is offered.
     page.now += 1;
-    let effects = relist_shop(&mut page, 4, vec![descriptor("add", SHOP)]);
+    let effects = list_shop(&mut page, 4, vec![descriptor("add", SHOP)], true);
     assert!(effects.contains(&Effect::ClosePort(first[0])), "{effects:?}");
     let second = connects(&effects);
     assert_eq!(second.len(), 1, "{effects:?}");

@@ -142,16 +142,18 @@ pub(crate) fn with_native_listing(
         let bridge = js_sys::Array::from(&wasm_bindgen_futures::JsFuture::from(bridge).await?);
         let answer = wasm_bindgen_futures::JsFuture::from(native_get_tools(&native, asks)).await.unwrap_or_default();
         let read = |name: &str| js_sys::Reflect::get(&answer, &JsValue::from_str(name)).unwrap_or_default();
-        let (tools, refused) = (read("tools"), read("refused"));
-        if !js_sys::Array::is_array(&tools) {
+        let tools = read("tools");
+        let listed = if js_sys::Array::is_array(&tools) {
+            js_sys::Array::from(&tools)
+        } else {
             // Native refused every ask: the listing has the bridge's tools only, and the page hears why.
-            let said = refused.as_string().unwrap_or_default();
+            let said = read("refused").as_string().unwrap_or_default();
             if let Some(driver) = driver.upgrade() {
                 let text = format!("native WebMCP refused to list tools ({said}): listed the bridge's only");
                 driver.warn_own(RefusalKind::NativeRegistry, &text);
             }
-        }
-        let listed = if js_sys::Array::is_array(&tools) { js_sys::Array::from(&tools) } else { js_sys::Array::new() };
+            js_sys::Array::new()
+        };
         Ok(merge(&bridge, &listed).into())
     })
 }

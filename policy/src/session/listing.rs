@@ -224,15 +224,8 @@ impl Session {
                 }));
             }
         }
-        // In the order of names (the spec's; stable, so tools of one name keep the order the windows answered in),
-        // for every API. An insertion sort: listings are short, and a library sort's code would be one more copy.
-        for i in 1..tools.len() {
-            let mut j = i;
-            while j > 0 && tools[j - 1].descriptor.name.as_str() > tools[j].descriptor.name.as_str() {
-                tools.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        // In the order of names, for every API (tools of one name in the order the windows answered in).
+        crate::call_path::sort_listing(&mut tools, |a, b| a.descriptor.name.as_str() > b.descriptor.name.as_str());
         for waiter in listing.waiters {
             match waiter {
                 ListWaiter::Page(waiter) => self.effects.push_back(Effect::Listed { waiter, tools: tools.clone() }),
