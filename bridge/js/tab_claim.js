@@ -7,10 +7,39 @@
 // keyed with the tab id, which stays in this tab's sessionStorage. A probe carries a fresh random nonce, and only a
 // page that knows the tab id can answer it with the proof for it.
 
+// The name of the lock of the tab whose lock token is `token`, in frame `slot`. The token is a random value stored
+// beside the tab id (a copy of the tab has it too) that tells nothing of the tab id.
+function tokenLockName(token, slot) {
+  return `webmcp:lock:${token}:${slot}`;
+}
+
+// Requests the lock of a tab id this page has just drawn (its lock token `token`, in frame `slot`), at once
+// (`ifAvailable`), and holds it for as long as the page lives if it is granted. Resolves "taken", "held" or "failed". It is called in the task that
+// stored the new tab id, before any page code runs after it: a copy of this tab's sessionStorage (a duplicated tab,
+// a window.open) can only ask for the lock after this request, and Web Locks grants requests in the order they came.
+export function requestFreshLock(token, slot) {
+  const locks = globalThis.navigator?.locks;
+  const lockName = tokenLockName(token, slot);
+  if (!locks) return Promise.resolve("failed");
+  return new Promise((resolve) => {
+    try {
+      locks
+        .request(lockName, { ifAvailable: true }, (lock) => {
+          resolve(lock ? "taken" : "held");
+          return lock ? new Promise(() => {}) : undefined;
+        })
+        .catch(() => resolve("failed"));
+    } catch {
+      resolve("failed");
+    }
+  });
+}
+
 // The claim's secrets for `tab` in frame `slot`: `{ key, slot, lockName, nonce, expected }` (the HMAC key, the
 // lock's name, this page's fresh nonce and the proof a live page of the tab answers it with), or null when the
-// browser has no Web Locks or no Web Crypto.
-export async function tabSecrets(tab, slot) {
+// browser has no Web Locks or no Web Crypto. The lock's name comes from the tab's lock token when it has one, else
+// (a tab id stored before lock tokens) from the tab id, one way.
+export async function tabSecrets(tab, slot, token) {
   const subtle = globalThis.crypto?.subtle;
   if (!globalThis.navigator?.locks || !subtle) return null;
   try {
@@ -18,7 +47,7 @@ export async function tabSecrets(tab, slot) {
       "sign",
     ]);
     const nonce = hexOf(crypto.getRandomValues(new Uint8Array(16)));
-    const lockName = `webmcp:${await tabMac(key, "lock", slot)}`;
+    const lockName = token ? tokenLockName(token, slot) : `webmcp:${await tabMac(key, "lock", slot)}`;
     return { key, slot, lockName, nonce, expected: await tabMac(key, "proof", slot, nonce) };
   } catch {
     return null;
@@ -28,8 +57,9 @@ export async function tabSecrets(tab, slot) {
 // Runs the claim of `secrets.lockName`; resolves with the outcome the policy settles on. `step(event, data, proof)`
 // hears "taken", "held", "failed", "timeout", "message" (data: the message's data) and "proof" (data: a nonce, proof:
 // the proof for it), and answers a list of effects `[effect, argument]`. The channel stays open once the page is its
-// tab's page: the policy answers probes with it.
-export function claimLock(secrets, channelName, step) {
+// tab's page: the policy answers probes with it. `first`, when given, is requestFreshLock's answer for this lock:
+// the first request was made already, and a lock it got is held.
+export function claimLock(secrets, channelName, step, first) {
   const { key, slot, lockName } = secrets;
   const locks = navigator.locks;
   return new Promise((resolve) => {
@@ -84,6 +114,10 @@ export function claimLock(secrets, channelName, step) {
       channel = new BroadcastChannel(channelName);
       channel.onmessage = (event) => act("message", event.data);
     } catch {}
+    if (first) {
+      first.then((answer) => act(answer));
+      return;
+    }
     locks
       .request(lockName, { ifAvailable: true }, (lock) => (act(lock ? "taken" : "held") ? forever() : undefined))
       .catch(() => act("failed"));

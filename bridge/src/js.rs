@@ -111,15 +111,26 @@ extern "C" {
 /// HMAC-SHA-256), the claim itself being the policy's `TabClaim` (`tab.rs`).
 #[wasm_bindgen(module = "/js/tab_claim.js")]
 extern "C" {
-    /// Resolves `{ key, slot, lockName, nonce, expected }` for `tab` in `slot`, or null without Web Locks or Web
-    /// Crypto.
+    /// Requests the lock of a tab id this page has just drawn (its lock token `token`, in frame `slot`), at once,
+    /// and holds it if granted; resolves "taken", "held" or "failed".
+    #[wasm_bindgen(js_name = requestFreshLock)]
+    pub fn request_fresh_lock(token: &str, slot: &str) -> js_sys::Promise;
+
+    /// Resolves `{ key, slot, lockName, nonce, expected }` for `tab` in `slot` (the lock named by `token` when it
+    /// is given), or null without Web Locks or Web Crypto.
     #[wasm_bindgen(js_name = tabSecrets)]
-    pub fn tab_secrets(tab: &str, slot: &str) -> js_sys::Promise;
+    pub fn tab_secrets(tab: &str, slot: &str, token: Option<&str>) -> js_sys::Promise;
 
     /// Runs the claim of `tab_secrets`' lock, handing every event to `step(event, data, proof)` and carrying out the
-    /// effects it answers; resolves with the outcome once an effect settles it.
+    /// effects it answers; resolves with the outcome once an effect settles it. `first`: `request_fresh_lock`'s
+    /// promise when the first request was made already.
     #[wasm_bindgen(js_name = claimLock)]
-    pub fn claim_lock(secrets: &JsValue, channel_name: &str, step: &js_sys::Function) -> js_sys::Promise;
+    pub fn claim_lock(
+        secrets: &JsValue,
+        channel_name: &str,
+        step: &js_sys::Function,
+        first: Option<&js_sys::Promise>,
+    ) -> js_sys::Promise;
 
 }
 

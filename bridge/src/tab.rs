@@ -29,6 +29,10 @@ use crate::{console, js};
 const TAB_KEY: &str = "webmcp:tab";
 /// The tab's public label, renewed with the tab id.
 const LABEL_KEY: &str = "webmcp:tab-label";
+/// The tab's lock token, renewed with the tab id: it names the tab's locks (`js/tab_claim.js` `tokenLockName`) and
+/// tells nothing of the tab id, so a page that draws a new tab id can request its lock at once, with no Web Crypto
+/// call first. A tab id stored without one (by a version before tokens) names its locks from the tab id instead.
+const LOCK_KEY: &str = "webmcp:tab-lock";
 
 /// A new tab id and its label, drawn when the bridge installs, so that a page whose random numbers fail does not
 /// install rather than name its tab after the clock: the tab id is what proves a tab's journals are its own, and a
@@ -37,22 +41,28 @@ const LABEL_KEY: &str = "webmcp:tab-label";
 pub(crate) struct FreshTab {
     tab: String,
     label: String,
+    lock: String,
 }
 
 impl FreshTab {
-    /// 128 random bits each, in URL-safe base64 after their prefix (`t`, `l`), as the session writes its ids.
+    /// 128 random bits each, in URL-safe base64 after their prefix (`t`, `l`, `k`), as the session writes its ids.
     pub fn draw(entropy: &mut CryptoEntropy) -> Result<Self, EntropyError> {
-        let mut bytes = [0u8; 32];
+        let mut bytes = [0u8; 48];
         entropy.fill(&mut bytes)?;
-        let (tab, label) = bytes.split_at(16);
-        Ok(Self { tab: id_text("t", tab), label: id_text("l", label) })
+        Ok(Self {
+            tab: id_text("t", &bytes[..16]),
+            label: id_text("l", &bytes[16..32]),
+            lock: id_text("k", &bytes[32..]),
+        })
     }
 }
 
-/// Claims the tab `tab` for this page in `slot`: `true` unless a live page of the same tab and slot proved itself
-/// (this page is a copy). Without Web Locks or Web Crypto nothing can be learned, and the page keeps its tab.
-async fn claim(tab: &str, slot: &str) -> bool {
-    let secrets = JsFuture::from(js::tab_secrets(tab, slot)).await.unwrap_or(JsValue::NULL);
+/// Claims the tab `tab` for this page in `slot`, its lock named by `token` (or by the tab id without one): `true`
+/// unless a live page of the same tab and slot proved itself (this page is a copy). Without Web Locks or Web Crypto
+/// nothing can be learned, and the page keeps its tab. `first`: the answer of the lock's first request, when it was
+/// made already (`js::request_fresh_lock`).
+async fn claim(tab: &str, slot: &str, token: Option<&str>, first: Option<&js_sys::Promise>) -> bool {
+    let secrets = JsFuture::from(js::tab_secrets(tab, slot, token)).await.unwrap_or(JsValue::NULL);
     let field = |name: &str| js_sys::Reflect::get(&secrets, &JsValue::from_str(name)).ok()?.as_string();
     let (Some(lock), Some(nonce), Some(expected)) = (field("lockName"), field("nonce"), field("expected")) else {
         return true;
@@ -68,7 +78,7 @@ async fn claim(tab: &str, slot: &str) -> bool {
         let claim = claim.clone();
         move |event: String, data: JsValue, proof: JsValue| step(&claim, &event, data, proof)
     });
-    let settled = js::claim_lock(&secrets, tab_probe::CHANNEL, step.as_ref().unchecked_ref());
+    let settled = js::claim_lock(&secrets, tab_probe::CHANNEL, step.as_ref().unchecked_ref(), first);
     let _ = JsFuture::from(settled).await;
     let outcome = claim.borrow().outcome();
     if outcome == Some(ClaimOutcome::Owner) {
@@ -125,49 +135,76 @@ fn outcome_name(outcome: ClaimOutcome) -> &'static str {
 }
 
 /// Learns who this page is, opens its journals and resumes its calls; work that needs the journals waits.
+///
+/// A page that finds no tab id draws one, with its lock token, and requests the tab's lock in this task, before any
+/// page code runs after it: nothing else can have asked for that lock yet, so the page is the tab's page and opens
+/// its journals at once, while the rest of its claim (the channel on which it answers copies' probes) is set up. A
+/// page that finds a tab id may be a reload or a copy, and waits for its claim to tell which.
 pub(crate) fn claim_owner(driver: Rc<Driver>, fresh: FreshTab) {
-    wasm_bindgen_futures::spawn_local(async move {
-        let session = driver.options.session_storage;
-        let slot = js::frame_path();
-        let (mut raw, problem) = RawStore::open(session);
-        if let Some(problem) = problem {
-            console::warn(&format!(
-                "sessionStorage is unavailable ({problem}): the call journal lives in memory, so a reload of this page \
-                 cannot resume its calls (see docs/once-only.md §7)"
-            ));
-        }
-        let stored = raw.get(TAB_KEY).filter(|t| Owner::new(t.clone(), "top").is_ok());
-        // A label goes with the tab id it was made with: a new tab id gets a new label.
-        let mut label = stored
-            .as_ref()
-            .and(raw.get(LABEL_KEY))
-            .filter(|l| Owner::new(l.clone(), "top").is_ok())
-            .unwrap_or_else(|| fresh.label.clone());
-        let mut tab = stored.unwrap_or_else(|| fresh.tab.clone());
-        if let RawStore::Session(storage) = &raw {
-            let _ = storage.set_item(TAB_KEY, &tab);
-            let _ = storage.set_item(LABEL_KEY, &label);
-            if !claim(&tab, &slot).await {
-                // A copy of a live tab: its calls are the original's, not ours. (A fresh tab id is nobody's but
-                // this page's, so the claim that failed was of a stored one, and the fresh pair is still unused.)
-                (tab, label) = (fresh.tab, fresh.label);
-                let _ = storage.set_item(TAB_KEY, &tab);
-                let _ = storage.set_item(LABEL_KEY, &label);
-                claim(&tab, &slot).await;
-            }
-        }
-        let owner = match Owner::new(tab.clone(), slot) {
-            Ok(owner) => owner,
-            Err(error) => {
-                console::warn(&format!("cannot name this page for its journal ({error}); using memory only"));
-                raw = RawStore::Memory(Default::default());
-                match Owner::new(tab, "top") {
-                    Ok(owner) => owner,
-                    Err(_) => return,
-                }
-            }
-        };
-        let config = driver.options.journal.clone();
-        driver.open_journals(raw, owner, label, config);
+    let slot = js::frame_path();
+    let (raw, problem) = RawStore::open(driver.options.session_storage);
+    if let Some(problem) = problem {
+        console::warn(&format!(
+            "sessionStorage is unavailable ({problem}): the call journal lives in memory, so a reload of this page \
+             cannot resume its calls (see docs/once-only.md §7)"
+        ));
+    }
+    let valid = |text: &String| Owner::new(text.clone(), "top").is_ok();
+    // A label and a lock token go with the tab id they were made with: a new tab id gets new ones.
+    let stored = raw.get(TAB_KEY).filter(valid).map(|tab| {
+        let label = raw.get(LABEL_KEY).filter(valid).unwrap_or_else(|| fresh.label.clone());
+        (tab, label, raw.get(LOCK_KEY).filter(valid))
     });
+    // A new tab id is this page's by construction: its lock is requested in this task.
+    let first = match (&raw, &stored) {
+        (RawStore::Session(storage), None) => Some(take_fresh(storage, &fresh, &slot)),
+        _ => None,
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let Some((mut tab, mut label, token)) = stored else {
+            open(&driver, raw, fresh.tab.clone(), slot.clone(), fresh.label);
+            // Sets up the channel on which this page answers its copies' probes. (No page can prove itself the
+            // holder of this new tab id: that takes its lock token and the tab id, which only this page has.)
+            if let Some(first) = first {
+                claim(&fresh.tab, &slot, Some(&fresh.lock), Some(&first)).await;
+            }
+            return;
+        };
+        if let RawStore::Session(storage) = &raw {
+            let _ = storage.set_item(LABEL_KEY, &label);
+            if !claim(&tab, &slot, token.as_deref(), None).await {
+                // A copy of a live tab: its calls are the original's, not ours. (The fresh tab id is nobody's but
+                // this page's, so the claim that failed was of a stored one.)
+                let first = take_fresh(storage, &fresh, &slot);
+                claim(&fresh.tab, &slot, Some(&fresh.lock), Some(&first)).await;
+                (tab, label) = (fresh.tab, fresh.label);
+            }
+        }
+        open(&driver, raw, tab, slot, label);
+    });
+}
+
+/// Stores the fresh tab id with its label and lock token, and requests the tab's lock.
+fn take_fresh(storage: &web_sys::Storage, fresh: &FreshTab, slot: &str) -> js_sys::Promise {
+    let _ = storage.set_item(TAB_KEY, &fresh.tab);
+    let _ = storage.set_item(LABEL_KEY, &fresh.label);
+    let _ = storage.set_item(LOCK_KEY, &fresh.lock);
+    js::request_fresh_lock(&fresh.lock, slot)
+}
+
+/// Opens the journals of tab `tab` in frame `slot` (memory only when the tab id cannot name them).
+fn open(driver: &Driver, mut raw: RawStore, tab: String, slot: String, label: String) {
+    let owner = match Owner::new(tab.clone(), slot) {
+        Ok(owner) => owner,
+        Err(error) => {
+            console::warn(&format!("cannot name this page for its journal ({error}); using memory only"));
+            raw = RawStore::Memory(Default::default());
+            match Owner::new(tab, "top") {
+                Ok(owner) => owner,
+                Err(_) => return,
+            }
+        }
+    };
+    let config = driver.options.journal.clone();
+    driver.open_journals(raw, owner, label, config);
 }
