@@ -3,11 +3,11 @@
 //! handshake are the policy's (`interpane_policy::calls_channel`, the session); here only the `toolstatus` event's
 //! fields are made.
 
-use interpane_policy::calls_channel::call_fields;
+use interpane_policy::calls_channel::encode_call;
 use interpane_policy::session::ObservedCall;
 use wasm_bindgen::JsValue;
 
 /// The fields of the `toolstatus` event: those of a call in an announcement.
 pub(crate) fn to_js_detail(call: &ObservedCall) -> JsValue {
-    js_sys::JSON::parse(&call_fields(call).to_string()).unwrap_or(JsValue::UNDEFINED)
+    js_sys::JSON::parse(&encode_call(call)).unwrap_or(JsValue::UNDEFINED)
 }

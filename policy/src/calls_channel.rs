@@ -24,7 +24,9 @@
 //! assert_eq!(decode(r#"{"kind":"something else"}"#), ChannelMessage::Other);
 //! ```
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
+
+use crate::envelope::encode::{Object, push_json_string};
 
 use crate::journal::OutcomeStatus;
 
@@ -127,22 +129,32 @@ pub fn decode(text: &str) -> ChannelMessage {
 
 /// The message that lists `calls` (gathered during one task: a burst of calls costs one message).
 pub fn encode_statuses(calls: &[ObservedCall]) -> String {
-    let calls: Vec<Value> = calls.iter().map(call_fields).collect();
-    json!({ "kind": STATUS_KIND, "calls": calls }).to_string()
+    let mut out = String::from("{\"calls\":[");
+    for (at, call) in calls.iter().enumerate() {
+        if at > 0 {
+            out.push(',');
+        }
+        out.push_str(&encode_call(call));
+    }
+    out.push_str("],\"kind\":");
+    push_json_string(&mut out, STATUS_KIND);
+    out.push('}');
+    out
 }
 
-/// The fields of one entry of a status list, which are also those of the `toolstatus` event.
-pub fn call_fields(call: &ObservedCall) -> Value {
-    let mut fields = Map::new();
-    fields.insert("tab".into(), call.tab_label.as_str().into());
-    fields.insert("callId".into(), call.call_id.as_str().into());
-    fields.insert("name".into(), call.name.as_str().into());
-    fields.insert("origin".into(), call.origin.as_str().into());
-    fields.insert("status".into(), call.status.as_str().into());
+/// The JSON text of one entry of a status list, whose fields are also those of the `toolstatus` event.
+pub fn encode_call(call: &ObservedCall) -> String {
+    let mut out = String::new();
+    let mut object = Object::open(&mut out);
+    object.string("callId", &call.call_id);
     if let Some(ms) = call.duration_ms {
-        fields.insert("durationMs".into(), ms.into());
+        object.number("durationMs", ms);
     }
-    Value::Object(fields)
+    (object.string("name", &call.name).string("origin", &call.origin))
+        .string("status", call.status.as_str())
+        .string("tab", &call.tab_label)
+        .close();
+    out
 }
 
 /// One entry of a status list; `None` when a field is missing or malformed.
@@ -169,6 +181,8 @@ fn read_call(entry: &Value) -> Option<ObservedCall> {
 mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use serde_json::json;
 
     use super::*;
 

@@ -159,6 +159,15 @@ fn depth(value: &Value) -> usize {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
+    /// The crate writes JSON text with a writer of its own: the same text as serde_json's serializer, which wrote it
+    /// before, for any value (escapes, numbers, nesting, member order).
+    #[test]
+    fn json_text_is_written_as_serde_json_writes_it(value in arb_value()) {
+        let expected = serde_json::to_string(&value).unwrap_or_default();
+        let written = JsonText::from_value(&value);
+        prop_assert_eq!(written.as_str(), expected.as_str());
+    }
+
     #[test]
     fn decoding_any_text_never_panics(text in "\\PC{0,200}") {
         let _ = decode(&text, &Limits::default());

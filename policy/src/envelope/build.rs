@@ -59,8 +59,10 @@ pub(crate) fn truncated(text: &str, max_chars: usize) -> Option<String> {
         room -= width;
         end = at + c.len_utf8();
     }
-    let preview = serde_json::to_string(text.get(..end).unwrap_or_default()).unwrap_or_default();
-    Some(format!("{{\"truncated\":true,\"preview\":{preview}}}"))
+    let mut out = String::from("{\"truncated\":true,\"preview\":");
+    super::encode::push_json_string(&mut out, text.get(..end).unwrap_or_default());
+    out.push('}');
+    Some(out)
 }
 
 /// How many characters `c` takes inside a JSON string as serde_json writes it.

@@ -33,7 +33,7 @@ pub fn decode_value(value: &Value, limits: &Limits) -> Result<Decoded, EnvelopeE
     if ours.is_none() {
         return Ok(Decoded::NotOurs);
     }
-    let text = serde_json::to_string(value).unwrap_or_default();
+    let text = super::encode::json_text_of(value);
     decode(&text, limits)
 }
 

@@ -85,7 +85,7 @@ impl JsonText {
 
     /// The compact JSON text of `value`, as `serde_json::to_string` writes it.
     pub fn from_value(value: &Value) -> Self {
-        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+        let text = super::encode::json_text_of(value);
         // serde_json writes `_` as it is, so a `__proto__` key shows in the text.
         let has_proto_key = text.contains("\"__proto__\"") && has_proto_key(value);
         Self { text, has_proto_key }

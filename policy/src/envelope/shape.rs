@@ -113,7 +113,7 @@ fn push_path_key(path: &mut String, key: &str) {
         path.push_str(key);
     } else {
         path.push('[');
-        path.push_str(&serde_json::to_string(key).unwrap_or_default());
+        super::encode::push_json_string(path, key);
         path.push(']');
     }
 }

@@ -7,7 +7,7 @@ use serde_json::{Map, Number, Value};
 use super::error::{ArgProblem, ArgsError, ProblemKind};
 use super::node::{Additional, Bounds, Choices, Node, ObjectRules};
 use super::number::compare;
-use super::render::{Step, path_of, pointer_of, short_json};
+use super::render::{Step, path_of, pointer_of, short_json, short_json_string};
 
 /// Walks a value beside its schema. The walk follows the schema, so its depth is bounded by the schema's.
 pub(crate) struct Checker<'a> {
@@ -105,7 +105,7 @@ impl<'a> Checker<'a> {
         if let Some(pattern) = &node.pattern
             && !pattern.matcher.is_match(text)
         {
-            self.report(ProblemKind::NoMatch { pattern: short_json(&Value::String(pattern.source.clone())) });
+            self.report(ProblemKind::NoMatch { pattern: short_json_string(&pattern.source) });
         }
     }
 
@@ -180,7 +180,7 @@ impl<'a> Checker<'a> {
                     let allowed = rules.allowed_names.clone();
                     self.report_below(
                         Some(Step::Key(name)),
-                        ProblemKind::Unexpected { name: short_json(name), allowed },
+                        ProblemKind::Unexpected { name: short_json_string(name), allowed },
                     );
                     continue;
                 }

@@ -125,13 +125,13 @@ impl ArgsError {
     pub fn to_message(&self, lead: &str) -> String {
         let first = &self.problems[0];
         let keyword = first.kind.keyword();
-        serde_json::json!({
-            "path": first.pointer,
-            "reason": keyword,
-            "schemaPath": format!("/{keyword}"),
-            "message": format!("{lead}{self}"),
-        })
-        .to_string()
+        let mut out = String::new();
+        let mut object = crate::envelope::encode::Object::open(&mut out);
+        (object.string("message", &format!("{lead}{self}")).string("path", &first.pointer))
+            .string("reason", keyword)
+            .string("schemaPath", &format!("/{keyword}"))
+            .close();
+        out
     }
 }
 

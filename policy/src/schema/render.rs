@@ -2,10 +2,10 @@
 //! values.
 
 use std::fmt::Write as _;
-use std::io;
 
-use serde::Serialize;
 use serde_json::Value;
+
+use crate::envelope::encode::{push_json_string, push_json_value};
 
 /// The most characters of one value (or property name) that a message shows; longer ones end in `…`.
 pub(crate) const VALUE_CHARS: usize = 40;
@@ -33,7 +33,7 @@ pub(crate) fn push_step(path: &mut String, step: Step<'_>) {
         }
         Step::Key(key) => {
             path.push('[');
-            path.push_str(&short_json(key));
+            path.push_str(&short_json_string(key));
             path.push(']');
         }
         Step::Index(index) => {
@@ -80,13 +80,25 @@ pub(crate) fn shorten(text: &str, max: usize) -> String {
     }
 }
 
-/// `value` as JSON text, shortened to [`VALUE_CHARS`] characters. Serialization stops early, so a huge value
-/// costs no more than a small one.
-pub(crate) fn short_json<T: Serialize + ?Sized>(value: &T) -> String {
+/// `value` as JSON text, shortened to [`VALUE_CHARS`] characters. Writing stops early, so a huge value costs no
+/// more than a small one.
+pub(crate) fn short_json(value: &Value) -> String {
     // Enough bytes for VALUE_CHARS characters of up to 4 bytes each, and one more character to know a cut happened.
-    let mut sink = Capped { bytes: Vec::new(), cap: (VALUE_CHARS + 1) * 4 };
-    let _ = serde_json::to_writer(&mut sink, value);
-    shorten(&String::from_utf8_lossy(&sink.bytes), VALUE_CHARS)
+    let mut text = String::new();
+    push_json_value(&mut text, value, (VALUE_CHARS + 1) * 4);
+    shorten(&text, VALUE_CHARS)
+}
+
+/// `text` as a JSON string, shortened to [`VALUE_CHARS`] characters.
+pub(crate) fn short_json_string(text: &str) -> String {
+    let mut quoted = String::new();
+    push_json_string(&mut quoted, shorten_start(text));
+    shorten(&quoted, VALUE_CHARS)
+}
+
+/// The first `VALUE_CHARS + 1` characters of `text`: enough to show it and to know that it was cut.
+fn shorten_start(text: &str) -> &str {
+    text.char_indices().nth(VALUE_CHARS + 1).map_or(text, |(cut, _)| &text[..cut])
 }
 
 /// An allowed value as a message lists it: a plain string without quotes (`small`), anything else as JSON.
@@ -130,28 +142,6 @@ pub(crate) fn list(items: impl ExactSizeIterator<Item = String>) -> String {
         let _ = write!(text, ", … ({} more)", total - LISTED_VALUES);
     }
     text
-}
-
-/// A writer that keeps the first `cap` bytes and then refuses more, which stops the serializer.
-struct Capped {
-    bytes: Vec<u8>,
-    cap: usize,
-}
-
-impl io::Write for Capped {
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        let room = self.cap.saturating_sub(self.bytes.len());
-        if room == 0 {
-            return Err(io::Error::other("enough text for a message"));
-        }
-        let taken = room.min(data.len());
-        self.bytes.extend_from_slice(&data[..taken]);
-        Ok(taken)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 #[cfg(test)]

@@ -7,9 +7,10 @@
 
 use std::fmt;
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 use thiserror::Error;
+
+use crate::envelope::encode::Object;
 
 /// The largest message read, in bytes of JSON text. A probe or an answer is about 150 bytes; anything much longer
 /// is not one, and is refused before it is parsed.
@@ -93,20 +94,6 @@ impl fmt::Display for Nonce {
     }
 }
 
-/// Field order as the JavaScript glue of earlier versions wrote them.
-#[derive(Serialize)]
-struct ProbeFields<'a> {
-    probe: &'a str,
-    nonce: &'a str,
-}
-
-#[derive(Serialize)]
-struct AnswerFields<'a> {
-    alive: &'a str,
-    nonce: &'a str,
-    proof: &'a str,
-}
-
 impl ProbeMessage {
     /// Reads one message of the channel, `text` being its data as JSON text (`JSON.stringify(event.data)`).
     pub fn decode(text: &str) -> Result<ProbeMessage, ProbeMessageError> {
@@ -135,14 +122,17 @@ impl ProbeMessage {
 
     /// The message as JSON text, to post on the channel as an object (`JSON.parse`).
     pub fn encode(&self) -> String {
-        let written = match self {
-            ProbeMessage::Probe { lock, nonce } => serde_json::to_string(&ProbeFields { probe: lock, nonce: &nonce.0 }),
+        // Field order as the JavaScript glue of earlier versions wrote them.
+        let mut out = String::new();
+        let mut fields = Object::open(&mut out);
+        match self {
+            ProbeMessage::Probe { lock, nonce } => fields.string("probe", lock).string("nonce", &nonce.0),
             ProbeMessage::Answer { lock, nonce, proof } => {
-                serde_json::to_string(&AnswerFields { alive: lock, nonce: &nonce.0, proof })
+                fields.string("alive", lock).string("nonce", &nonce.0).string("proof", proof)
             }
-        };
-        // Serializing a struct of strings cannot fail; an empty object would be read as nothing by every page.
-        written.unwrap_or_else(|_| String::from("{}"))
+        }
+        .close();
+        out
     }
 }
 

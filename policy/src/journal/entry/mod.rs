@@ -162,7 +162,7 @@ fn write_error(object: &mut Object<'_>, key: &str, error: &ToolError) {
     }
     // A number is written as serde_json writes an `f64` (`30.0`, `1.5`), as it always was.
     if let Some(retry_after) = error.retry_after.as_ref().map(RetryAfter::to_json).filter(|v| !v.is_null()) {
-        stored.raw("ra", &serde_json::to_string(&retry_after).unwrap_or_default());
+        stored.raw("ra", &crate::envelope::encode::json_text_of(&retry_after));
     }
     stored.close();
 }
