@@ -113,7 +113,7 @@ pub fn decode(text: &str) -> ChannelMessage {
     if text.len() > MAX_MESSAGE_BYTES {
         return ChannelMessage::Other;
     }
-    let Ok(Value::Object(message)) = serde_json::from_str::<Value>(text) else { return ChannelMessage::Other };
+    let Ok(Value::Object(message)) = crate::envelope::parse_json(text) else { return ChannelMessage::Other };
     match message.get("kind").and_then(Value::as_str) {
         Some(WATCHER_KIND) if message.get("hello") == Some(&Value::Bool(true)) => ChannelMessage::Hello,
         Some(WATCHER_KIND) => ChannelMessage::Answer,

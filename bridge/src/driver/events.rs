@@ -216,7 +216,7 @@ fn thrown_to_error(driver: &Driver, thrown: &JsValue) -> interpane_policy::ToolE
             .ok()
             .and_then(|v| js_sys::JSON::stringify(&v).ok())
             .and_then(|t| t.as_string())
-            .and_then(|t| serde_json::from_str(&t).ok())
+            .and_then(|t| interpane_policy::envelope::parse_json(&t).ok())
             .unwrap_or(serde_json::Value::Null)
     };
     let (message, name, status, retry_after) = (field("message"), field("name"), field("status"), field("retryAfter"));

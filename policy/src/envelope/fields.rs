@@ -139,7 +139,7 @@ impl<'t> Fields<'_, 't> {
     fn flag(&self, field: Field) -> bool {
         self.slot(field).is_some_and(|value| match kind(value) {
             JsonKind::Bool => value.get() == "true",
-            JsonKind::Number => serde_json::from_str::<f64>(value.get()).is_ok_and(|n| n == 1.0),
+            JsonKind::Number => super::number::read_f64(value.get()) == Some(1.0),
             _ => false,
         })
     }
@@ -357,12 +357,10 @@ impl<'t> Fields<'_, 't> {
     }
 }
 
-/// A JSON number's text as a `Value`: integers exactly, other numbers correctly rounded to `f64` (serde_json's
-/// `float_roundtrip` feature: its default float parsing may land one unit in the last place away, and a
-/// `retryAfter` must survive a round trip). serde_json's parser, not `str::parse`: that would link a second float
-/// parser (core's, with its tables) into the download.
+/// A JSON number's text as a `Value`: integers exactly, other numbers correctly rounded to `f64`, as
+/// `JSON.parse` reads them (a `retryAfter` survives a round trip).
 fn number_value(text: &str) -> Option<Value> {
-    serde_json::from_str::<Value>(text).ok().filter(Value::is_number)
+    super::parse_json(text).ok().filter(Value::is_number)
 }
 
 /// The kind of a value serde_json has checked.

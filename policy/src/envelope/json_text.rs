@@ -111,12 +111,11 @@ impl JsonText {
         self.text
     }
 
-    /// Parses the text into a tree. It can fail only where `serde_json` is stricter than JSON: a number beyond
-    /// the range of `f64`, a lone UTF-16 surrogate escape, or nesting deeper than 128 levels. Like
-    /// `serde_json` by default, a float may come back one unit in the last place away from its digits; the
-    /// text itself keeps them exactly.
-    pub fn to_value(&self) -> Result<Value, serde_json::Error> {
-        serde_json::from_str(&self.text)
+    /// Parses the text into a tree, its numbers read as `JSON.parse` reads them ([`super::parse_json`]). It can
+    /// fail only where `serde_json` is stricter than JSON: a number beyond the range of `f64`, a lone UTF-16
+    /// surrogate escape, or nesting of 128 levels or more.
+    pub fn to_value(&self) -> Result<Value, super::JsonTreeError> {
+        super::parse_json(&self.text)
     }
 
     /// What kind of value the text holds.

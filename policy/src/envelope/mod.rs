@@ -46,8 +46,10 @@ mod error;
 mod fields;
 pub(crate) mod json;
 mod json_text;
+mod json_tree;
 mod locate;
 mod message;
+mod number;
 mod shape;
 
 pub use build::{ThrownError, cap_result};
@@ -56,6 +58,7 @@ pub use encode::{encode_batch, encode_batches, take_batch};
 pub use error::{EnvelopeError, ErrorCategory, FieldProblem, Problem};
 pub use json::{JsonKind, SyntaxError};
 pub use json_text::{JsonError, JsonText};
+pub use json_tree::{JsonTreeError, parse_json};
 pub use message::{
     CallState, CallStatusResponse, Decoded, ExecuteRequest, ExecuteResponse, GetToolsResponse, Message, MessageType,
     ToolDescriptor,

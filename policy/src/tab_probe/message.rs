@@ -100,7 +100,7 @@ impl ProbeMessage {
         if text.len() > MAX_MESSAGE_BYTES {
             return Err(ProbeMessageError::TooLarge { bytes: text.len() });
         }
-        let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(text) else {
+        let Ok(Value::Object(fields)) = crate::envelope::parse_json(text) else {
             return Err(ProbeMessageError::NotAnObject);
         };
         // `alive` first: a message that has it is never a probe (earlier versions ignored such probes too).

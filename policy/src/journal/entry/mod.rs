@@ -11,7 +11,6 @@ pub(crate) mod read;
 
 use std::borrow::Cow;
 
-use serde_json::Value;
 use serde_json::value::RawValue;
 use thiserror::Error;
 
@@ -207,7 +206,7 @@ impl<'a> StoredError<'a> {
         let retry_after = match self.ra {
             None => None,
             Some(ra) => {
-                let value = serde_json::from_str::<Value>(ra.get()).ok();
+                let value = crate::envelope::parse_json(ra.get()).ok();
                 let retry_after = value.as_ref().and_then(RetryAfter::from_json);
                 Some(retry_after.ok_or_else(|| EntryError::field("ra", format!("{} is not a number >= 0", ra.get())))?)
             }
