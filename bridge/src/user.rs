@@ -32,7 +32,7 @@ pub(crate) fn outcome_to_js(outcome: &CallOutcome) -> Result<JsValue, JsValue> {
 pub(crate) fn result_text(result: &JsonText) -> JsValue {
     let text = result.as_str().trim();
     if text.starts_with('"')
-        && let Ok(string) = serde_json::from_str::<String>(text)
+        && let Ok(serde_json::Value::String(string)) = interpane_policy::envelope::parse_json(text)
     {
         return JsValue::from_str(&string);
     }

@@ -82,6 +82,21 @@ pub(crate) fn hints(text: &str) -> Hints {
     found
 }
 
+/// The index of the first byte from `from` on that ends or interrupts a JSON string's plain content: `"`, `\\`
+/// or a control character; `bytes.len()` when there is none. Whole words without one are skipped.
+pub(crate) fn string_stop(bytes: &[u8], from: usize) -> usize {
+    let is_stop = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+    let mut at = from;
+    while let Some(word) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        if holds(word, b'"') || holds(word, b'\\') || holds_below(word, 0x20) {
+            break;
+        }
+        at += 8;
+    }
+    bytes[at..].iter().position(|&b| is_stop(b)).map_or(bytes.len(), |n| at + n)
+}
+
 /// How many `{` and `[` bytes `text` holds.
 pub(crate) fn openers(text: &str) -> usize {
     let mut count = 0;

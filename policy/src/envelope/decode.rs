@@ -1,8 +1,8 @@
 //! Decoding: JSON text (or a `serde_json::Value`) to a [`Message`](super::Message), or "not ours", or a refusal
 //! that names the field.
 //!
-//! serde_json reads the envelope's members, checking the syntax of every value and keeping each known field as a
-//! `RawValue`, and the depth of every member is measured (`locate.rs`, `shape.rs`); then the fields are read
+//! The crate's JSON reader (`json.rs`) reads the envelope's members, checking the syntax of every value and keeping
+//! each known field as a raw slice of the text, and the depth of every member is measured (`locate.rs`, `shape.rs`); then the fields are read
 //! according to the message's `type` (`fields.rs`).
 
 use serde_json::Value;

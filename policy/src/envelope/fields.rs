@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
+use crate::envelope::json::Raw;
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use super::error::{EnvelopeError, FieldProblem, Problem, syntax};
 use super::json::{JsonKind, for_each_element, for_each_member, string};
@@ -100,20 +100,20 @@ impl<'t> Fields<'_, 't> {
     }
 
     /// The field's value, absent or not.
-    fn slot(&self, field: Field) -> Option<&'t RawValue> {
+    fn slot(&self, field: Field) -> Option<Raw<'t>> {
         self.envelope.slots.get(field as usize).copied().flatten()
     }
 
     /// The field's value, unless it is absent or `null`.
-    fn present(&self, field: Field) -> Option<&'t RawValue> {
-        self.slot(field).filter(|value| kind(value) != JsonKind::Null)
+    fn present(&self, field: Field) -> Option<Raw<'t>> {
+        self.slot(field).filter(|value| kind(*value) != JsonKind::Null)
     }
 
-    fn require(&self, field: Field) -> Result<&'t RawValue, EnvelopeError> {
+    fn require(&self, field: Field) -> Result<Raw<'t>, EnvelopeError> {
         self.slot(field).ok_or_else(|| self.fail(field.name(), FieldProblem::Missing))
     }
 
-    fn string(&self, path: &str, value: &'t RawValue) -> Result<Cow<'t, str>, EnvelopeError> {
+    fn string(&self, path: &str, value: Raw<'t>) -> Result<Cow<'t, str>, EnvelopeError> {
         match kind(value) {
             JsonKind::String => Ok(string(value.get())),
             found => Err(self.fail(path, FieldProblem::WrongType { expected: "a string", found })),
@@ -126,7 +126,7 @@ impl<'t> Fields<'_, 't> {
         RequestId::new(text).map_err(|e| self.fail(path, FieldProblem::Id(e)))
     }
 
-    fn tool_name(&self, path: &str, scan: &'t RawValue) -> Result<ToolName, EnvelopeError> {
+    fn tool_name(&self, path: &str, scan: Raw<'t>) -> Result<ToolName, EnvelopeError> {
         ToolName::new(self.string(path, scan)?).map_err(|e| self.fail(path, FieldProblem::Id(e)))
     }
 
@@ -170,7 +170,7 @@ impl<'t> Fields<'_, 't> {
     fn object(
         &self,
         path: &str,
-        value: &'t RawValue,
+        value: Raw<'t>,
         depth: usize,
         arrays: bool,
     ) -> Result<(JsonText, Option<String>), EnvelopeError> {
@@ -220,9 +220,9 @@ impl<'t> Fields<'_, 't> {
             }));
         }
         let message = self.string(Field::Error.name(), self.require(Field::Error)?)?;
-        let code = self.slot(Field::Code).filter(|code| kind(code) == JsonKind::String);
+        let code = self.slot(Field::Code).filter(|code| kind(*code) == JsonKind::String);
         let error_kind = code.map_or(ErrorKind::ToolError, |code| ErrorKind::from_provider(&string(code.get())));
-        let name = self.slot(Field::ErrorName).filter(|name| kind(name) == JsonKind::String);
+        let name = self.slot(Field::ErrorName).filter(|name| kind(*name) == JsonKind::String);
         let name = name.and_then(|name| standard_error_name(&string(name.get())));
         Ok(Err(ToolError {
             kind: error_kind,
@@ -260,7 +260,7 @@ impl<'t> Fields<'_, 't> {
     }
 
     /// The elements of an array field, at most `limit` of them.
-    fn elements(&self, path: &str, value: &'t RawValue, limit: usize) -> Result<Vec<&'t RawValue>, EnvelopeError> {
+    fn elements(&self, path: &str, value: Raw<'t>, limit: usize) -> Result<Vec<Raw<'t>>, EnvelopeError> {
         if kind(value) != JsonKind::Array {
             return Err(self.fail(path, FieldProblem::WrongType { expected: "an array", found: kind(value) }));
         }
@@ -278,7 +278,7 @@ impl<'t> Fields<'_, 't> {
         let mut ids = Vec::with_capacity(elements.len());
         for (i, scan) in elements.iter().enumerate() {
             let path = format!("{path}[{i}]");
-            let id = RequestId::new(self.string(&path, scan)?).map_err(|e| self.fail(&path, FieldProblem::Id(e)))?;
+            let id = RequestId::new(self.string(&path, *scan)?).map_err(|e| self.fail(&path, FieldProblem::Id(e)))?;
             ids.push(id);
         }
         Ok(ids)
@@ -289,7 +289,7 @@ impl<'t> Fields<'_, 't> {
         let elements = self.elements(path, self.require(Field::Tools)?, self.limits.max_tools_per_response)?;
         let mut tools = Vec::with_capacity(elements.len());
         for (i, scan) in elements.iter().enumerate() {
-            tools.push(self.tool(&format!("{path}[{i}]"), scan)?);
+            tools.push(self.tool(&format!("{path}[{i}]"), *scan)?);
         }
         let mut seen = SortedSet::new();
         for (i, tool) in tools.iter().enumerate() {
@@ -301,12 +301,12 @@ impl<'t> Fields<'_, 't> {
         Ok(tools)
     }
 
-    fn tool(&self, path: &str, tool: &'t RawValue) -> Result<ToolDescriptor, EnvelopeError> {
+    fn tool(&self, path: &str, tool: Raw<'t>) -> Result<ToolDescriptor, EnvelopeError> {
         const KEYS: [&str; 5] = ["name", "description", "inputSchema", "origin", "annotations"];
         if kind(tool) != JsonKind::Object {
             return Err(self.fail(path, FieldProblem::WrongType { expected: "an object", found: kind(tool) }));
         }
-        let mut slots: [Option<&'t RawValue>; 5] = Default::default();
+        let mut slots: [Option<Raw<'t>>; 5] = Default::default();
         let mut repeated = None;
         for_each_member(tool.get(), |key, value| {
             let key = string(key.get());
@@ -322,7 +322,7 @@ impl<'t> Fields<'_, 't> {
         if let Some(at) = repeated {
             return Err(self.fail(field(at), FieldProblem::Repeated));
         }
-        let present = |at: usize| slots[at].filter(|value| kind(value) != JsonKind::Null);
+        let present = |at: usize| slots[at].filter(|value| kind(*value) != JsonKind::Null);
         let name_scan = slots[0].ok_or_else(|| self.fail(field(0), FieldProblem::Missing))?;
         let name = self.tool_name(&field(0), name_scan)?;
         let description = match present(1) {
@@ -342,7 +342,7 @@ impl<'t> Fields<'_, 't> {
             None => None,
         };
         let origin =
-            present(3).filter(|value| kind(value) == JsonKind::String).map(|value| string(value.get()).into_owned());
+            present(3).filter(|value| kind(*value) == JsonKind::String).map(|value| string(value.get()).into_owned());
         let annotations = match present(4) {
             Some(value) if kind(value) == JsonKind::Object => {
                 let has_proto_key = shape(value.get(), MAX_NESTING).proto_path.is_some();
@@ -363,8 +363,8 @@ fn number_value(text: &str) -> Option<Value> {
     super::parse_json(text).ok().filter(Value::is_number)
 }
 
-/// The kind of a value serde_json has checked.
-fn kind(value: &RawValue) -> JsonKind {
+/// The kind of a value that was checked.
+fn kind(value: Raw<'_>) -> JsonKind {
     JsonKind::of(value.get())
 }
 

@@ -1,18 +1,31 @@
-//! The crate's one JSON reader: serde_json, with values kept as [`RawValue`] slices of the text they came in.
+//! The crate's one JSON reader of raw values: it checks the syntax of a text (RFC 8259, any depth: it keeps a stack
+//! of open containers rather than recursing) and hands out values as [`Raw`] slices of the text they came in; it
+//! adds what the envelope needs on top: the kind of a raw value, a syntax error that says where and what was
+//! expected, strings read as `JSON.parse` reads them (a lone UTF-16 surrogate escape, which `JSON.stringify` can
+//! produce, becomes U+FFFD instead of an error), and the members of an object or the elements of an array, one
+//! level at a time.
 //!
-//! serde_json checks the syntax (`RawValue` and `IgnoredAny` skip values without recursing, so any depth is
-//! checked safely); this file adds what the envelope needs on top: the kind of a raw value, a syntax error that
-//! says where and what was expected, strings read as `JSON.parse` reads them (a lone UTF-16 surrogate escape,
-//! which `JSON.stringify` can produce, becomes U+FFFD instead of an error), and the members of an object or the
-//! elements of an array, one level at a time.
+//! It was serde_json's reader (`RawValue`, `IgnoredAny`, a visitor per use) until issue 36: 25.5 KB of the wasm for
+//! what this file does in a few hundred lines, with strings skipped eight bytes at a time (`byte_scan::string_stop`)
+//! as serde_json skipped them.
 
 use std::borrow::Cow;
 use std::fmt;
-use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeSeed, Deserializer as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 use thiserror::Error;
+
+use crate::byte_scan::string_stop;
+
+/// One JSON value as it stands in a text that was checked: a slice of that text, without surrounding whitespace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Raw<'t>(&'t str);
+
+impl<'t> Raw<'t> {
+    /// The value's text.
+    pub(crate) fn get(self) -> &'t str {
+        self.0
+    }
+}
 
 /// The kind of a JSON value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,34 +93,140 @@ impl fmt::Display for SyntaxError {
 }
 
 impl SyntaxError {
-    /// Restates serde_json's error about `text` in the crate's words: a byte offset rather than a line and
-    /// column, and what would have been valid there. Only serde_json's position (`line`, `column`, `is_eof`) is
-    /// used, never its message: what was expected is read off the text before that position ([`expected_at`]).
-    pub(crate) fn new(error: &serde_json::Error, text: &str) -> Self {
-        let offset = if error.is_eof() {
-            text.len()
-        } else {
-            let line_start =
-                text.split_inclusive('\n').take(error.line().saturating_sub(1)).map(str::len).sum::<usize>();
-            let offset = (line_start + error.column()).saturating_sub(1).min(text.len());
-            // serde_json's column is 1-based at the character it looked at, except for a control character in a
-            // string, which it reports 0-based: one before a raw control character in a string means at it.
-            let next = offset + 1;
-            let control_next = text.as_bytes().get(next).is_some_and(|&b| b < 0x20);
-            if control_next && matches!(scan(text, next), Scan::InString { at_escape: false, hex: 0 }) {
-                next
-            } else if offset > 0
-                && !text.as_bytes()[offset - 1].is_ascii_hexdigit()
-                && matches!(scan(text, offset), Scan::InString { hex: 2..=4, .. })
-            {
-                // A `\u` escape's bad digit: serde_json stops one past it.
-                offset - 1
-            } else {
-                offset
-            }
-        };
+    /// The error of a text refused at byte `offset`: what would have been valid there ([`expected_at`]) and what
+    /// was found.
+    pub(crate) fn at(text: &str, offset: usize) -> Self {
+        let offset = offset.min(text.len());
         let found = text.get(offset..).and_then(|rest| rest.chars().next());
         Self { offset, expected: expected_at(text, offset), found }
+    }
+}
+
+/// Skips the whitespace JSON allows from `at`.
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
+}
+
+/// The end of the string literal that starts at `at` (its opening quote), or the offset where it is not valid.
+fn skip_string(bytes: &[u8], at: usize) -> Result<usize, usize> {
+    let mut at = at + 1;
+    loop {
+        at = string_stop(bytes, at);
+        match bytes.get(at) {
+            Some(b'"') => return Ok(at + 1),
+            Some(b'\\') => match bytes.get(at + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => at += 2,
+                Some(b'u') => {
+                    for digit in at + 2..at + 6 {
+                        if !bytes.get(digit).is_some_and(u8::is_ascii_hexdigit) {
+                            return Err(digit);
+                        }
+                    }
+                    at += 6;
+                }
+                _ => return Err(at + 1),
+            },
+            // A control character, or the end of the text.
+            _ => return Err(at),
+        }
+    }
+}
+
+/// The end of the number that starts at `at`, or the offset where it is not valid.
+fn skip_number(bytes: &[u8], mut at: usize) -> Result<usize, usize> {
+    let digits = |at: usize| at + bytes[at.min(bytes.len())..].iter().take_while(|b| b.is_ascii_digit()).count();
+    at += usize::from(bytes.get(at) == Some(&b'-'));
+    match bytes.get(at) {
+        Some(b'0') => at += 1,
+        Some(b'1'..=b'9') => at = digits(at),
+        _ => return Err(at),
+    }
+    if bytes.get(at) == Some(&b'.') {
+        if !bytes.get(at + 1).is_some_and(u8::is_ascii_digit) {
+            return Err(at);
+        }
+        at = digits(at + 1);
+    }
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        at += usize::from(matches!(bytes.get(at), Some(b'+' | b'-')));
+        if !bytes.get(at).is_some_and(u8::is_ascii_digit) {
+            return Err(at);
+        }
+        at = digits(at);
+    }
+    Ok(at)
+}
+
+/// The end of the key and colon of an object's member at `at`, with the whitespace after the colon.
+fn skip_key(bytes: &[u8], at: usize) -> Result<usize, usize> {
+    if bytes.get(at) != Some(&b'"') {
+        return Err(at);
+    }
+    let at = skip_space(bytes, skip_string(bytes, at)?);
+    if bytes.get(at) != Some(&b':') {
+        return Err(at);
+    }
+    Ok(skip_space(bytes, at + 1))
+}
+
+/// The end of the one value that starts at `at` (no whitespace before it), or the offset where the text stops
+/// being valid. Containers of any depth: the open ones are kept on a stack, not on the call stack.
+fn skip_value(bytes: &[u8], mut at: usize) -> Result<usize, usize> {
+    let mut open: Vec<u8> = Vec::new();
+    loop {
+        // A value starts at `at`.
+        match bytes.get(at) {
+            Some(&opener @ (b'{' | b'[')) => {
+                let close = if opener == b'{' { b'}' } else { b']' };
+                at = skip_space(bytes, at + 1);
+                if bytes.get(at) == Some(&close) {
+                    at += 1;
+                } else {
+                    if opener == b'{' {
+                        at = skip_key(bytes, at)?;
+                    }
+                    open.push(opener);
+                    continue;
+                }
+            }
+            Some(b'"') => at = skip_string(bytes, at)?,
+            Some(b't') => at = skip_word(bytes, at, b"true")?,
+            Some(b'f') => at = skip_word(bytes, at, b"false")?,
+            Some(b'n') => at = skip_word(bytes, at, b"null")?,
+            Some(b'-' | b'0'..=b'9') => at = skip_number(bytes, at)?,
+            _ => return Err(at),
+        }
+        // After a value: close containers, or go on to the next element or member.
+        loop {
+            let Some(&opener) = open.last() else { return Ok(at) };
+            at = skip_space(bytes, at);
+            match (opener, bytes.get(at)) {
+                (_, Some(b',')) => {
+                    at = skip_space(bytes, at + 1);
+                    if opener == b'{' {
+                        at = skip_key(bytes, at)?;
+                    }
+                    break;
+                }
+                (b'{', Some(b'}')) | (b'[', Some(b']')) => {
+                    open.pop();
+                    at += 1;
+                }
+                _ => return Err(at),
+            }
+        }
+    }
+}
+
+/// The end of the literal `word` at `at`, or the offset of its first wrong byte.
+fn skip_word(bytes: &[u8], at: usize, word: &[u8]) -> Result<usize, usize> {
+    match word.iter().enumerate().find(|&(n, &b)| bytes.get(at + n) != Some(&b)) {
+        Some((n, _)) => Err(at + n),
+        None => Ok(at + word.len()),
     }
 }
 
@@ -171,7 +290,7 @@ fn scan(text: &str, offset: usize) -> Scan {
             first => {
                 let end = bytes[at..].iter().position(|&b| ends_scalar(b)).map_or(bytes.len(), |n| at + n);
                 // A scalar that runs past the refused position, or stops there unfinished, is where it was refused.
-                let finished = || serde_json::from_str::<IgnoredAny>(&text[at..end]).is_ok();
+                let finished = || skip_value(bytes, at) == Ok(end);
                 if end > offset || (end == offset && !finished()) {
                     return Scan::InScalar { first };
                 }
@@ -232,154 +351,178 @@ pub(crate) fn string_end(bytes: &[u8], from: usize) -> usize {
 }
 
 /// Checks that `text` holds one JSON value (surrounding whitespace allowed) and returns it without the whitespace.
-pub(crate) fn raw(text: &str) -> Result<&RawValue, SyntaxError> {
-    serde_json::from_str(text).map_err(|e| SyntaxError::new(&e, text))
+pub(crate) fn raw(text: &str) -> Result<Raw<'_>, SyntaxError> {
+    let bytes = text.as_bytes();
+    let start = skip_space(bytes, 0);
+    let end = skip_value(bytes, start).map_err(|at| SyntaxError::at(text, at))?;
+    match skip_space(bytes, end) {
+        rest if rest == bytes.len() => Ok(Raw(&text[start..end])),
+        rest => Err(SyntaxError::at(text, rest)),
+    }
 }
 
-/// The value of a JSON string literal that serde_json has already checked, quotes included. Borrowed when it
-/// holds no escape; a lone surrogate escape reads as U+FFFD, as in a JavaScript string printed with `String()`.
+/// The value of a JSON string literal that was checked, quotes included. Borrowed when it holds no escape; a lone
+/// surrogate escape reads as U+FFFD, as in a JavaScript string printed with `String()`.
 pub(crate) fn string(literal: &str) -> Cow<'_, str> {
     match unescape(literal) {
         Ok(text) => Cow::Borrowed(text),
-        Err(bytes) => Cow::Owned(from_wtf8(&bytes)),
+        Err((text, _)) => Cow::Owned(text),
     }
 }
 
-/// The value of a JSON string literal that serde_json has already checked, quotes included, or `None` when it holds
-/// a lone UTF-16 surrogate escape (no Rust string holds one, so nothing this crate wrote does): how stored records
-/// read their strings. Borrowed when it holds no escape.
+/// The value of a JSON string literal that was checked, quotes included, or `None` when it holds a lone UTF-16
+/// surrogate escape (no Rust string holds one, so nothing this crate wrote does): how stored records read their
+/// strings. Borrowed when it holds no escape.
 pub(crate) fn valid_string(literal: &str) -> Option<Cow<'_, str>> {
     match unescape(literal) {
         Ok(text) => Some(Cow::Borrowed(text)),
-        // Valid UTF-8 unless a lone surrogate was written in serde_json's byte form (see `from_wtf8`).
-        Err(bytes) => {
-            bytes.utf8_chunks().all(|chunk| chunk.invalid().is_empty()).then(|| Cow::Owned(from_wtf8(&bytes)))
-        }
+        Err((text, false)) => Some(Cow::Owned(text)),
+        Err((_, true)) => None,
     }
 }
 
-/// The content of a checked string literal when it holds no escape, else its unescaped bytes in serde_json's byte
-/// form (see [`from_wtf8`]).
-fn unescape(literal: &str) -> Result<&str, Vec<u8>> {
+/// The content of a checked string literal when it holds no escape, else its value with each lone surrogate
+/// escape as U+FFFD, and whether there was one.
+fn unescape(literal: &str) -> Result<&str, (String, bool)> {
     let inner = literal.get(1..literal.len().saturating_sub(1)).unwrap_or_default();
     if !inner.contains('\\') {
         return Ok(inner);
     }
-    let mut de = serde_json::Deserializer::from_str(literal);
-    Err(de.deserialize_bytes(BytesVisitor).unwrap_or_default())
-}
-
-/// Reads serde_json's byte form of a string: UTF-8, except that a lone surrogate is encoded on its own (3 bytes
-/// starting `0xED 0xA0..=0xBF`). Each such surrogate becomes one U+FFFD.
-fn from_wtf8(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        out.push_str(chunk.valid());
-        // serde_json writes nothing else invalid, and the invalid parts of a surrogate are its lead byte `0xED`
-        // and then each continuation byte on its own: one U+FFFD per lead byte.
-        if chunk.invalid().first() == Some(&0xED) {
+    let (mut out, mut lone) = (String::with_capacity(inner.len()), false);
+    let mut pending_high: Option<u32> = None;
+    let mut rest = inner;
+    while let Some(at) = rest.find('\\') {
+        if at > 0 && pending_high.take().is_some() {
             out.push('\u{fffd}');
+            lone = true;
         }
+        out.push_str(&rest[..at]);
+        let escape = rest.as_bytes().get(at + 1).copied().unwrap_or(b'\\');
+        let mut next = at + 2;
+        let c = match escape {
+            b'b' => Some('\u{8}'),
+            b'f' => Some('\u{c}'),
+            b'n' => Some('\n'),
+            b'r' => Some('\r'),
+            b't' => Some('\t'),
+            b'u' => {
+                let code = rest.get(at + 2..at + 6).and_then(|hex| u32::from_str_radix(hex, 16).ok()).unwrap_or(0xfffd);
+                next = at + 6;
+                match (pending_high.take(), code) {
+                    (Some(high), 0xDC00..=0xDFFF) => {
+                        char::from_u32(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00))
+                    }
+                    (high, 0xD800..=0xDBFF) => {
+                        if high.is_some() {
+                            out.push('\u{fffd}');
+                            lone = true;
+                        }
+                        pending_high = Some(code);
+                        None
+                    }
+                    (high, code) => {
+                        if high.is_some() {
+                            out.push('\u{fffd}');
+                            lone = true;
+                        }
+                        let c = char::from_u32(code);
+                        lone |= c.is_none();
+                        Some(c.unwrap_or('\u{fffd}'))
+                    }
+                }
+            }
+            other => Some(char::from(other)),
+        };
+        if let Some(c) = c {
+            out.push(c);
+        }
+        rest = rest.get(next..).unwrap_or_default();
     }
-    out
-}
-
-struct BytesVisitor;
-
-impl Visitor<'_> for BytesVisitor {
-    type Value = Vec<u8>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
+    if pending_high.is_some() {
+        out.push('\u{fffd}');
+        lone = true;
     }
-
-    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Vec<u8>, E> {
-        Ok(bytes.to_vec())
-    }
+    out.push_str(rest);
+    Err((out, lone))
 }
 
 /// Calls `each` with the key (a string literal) and the value of every member of the object `text`, in order.
 /// Fails when `text` is not one valid JSON object.
-pub(crate) fn for_each_member<'t, F>(text: &'t str, each: F) -> Result<(), SyntaxError>
+pub(crate) fn for_each_member<'t, F>(text: &'t str, mut each: F) -> Result<(), SyntaxError>
 where
-    F: FnMut(&'t RawValue, &'t RawValue),
+    F: FnMut(Raw<'t>, Raw<'t>),
 {
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.deserialize_map(Members { each, lifetime: PhantomData })
-        .and_then(|()| de.end())
-        .map_err(|e| SyntaxError::new(&e, text))
+    let bytes = text.as_bytes();
+    let fail = |at: usize| SyntaxError::at(text, at);
+    let mut at = skip_space(bytes, 0);
+    if bytes.get(at) != Some(&b'{') {
+        // Another kind of value, or no valid one.
+        return Err(fail(skip_value(bytes, at).err().unwrap_or(at)));
+    }
+    at = skip_space(bytes, at + 1);
+    if bytes.get(at) == Some(&b'}') {
+        at += 1;
+    } else {
+        loop {
+            let key_end = if bytes.get(at) == Some(&b'"') { skip_string(bytes, at).map_err(fail)? } else { at };
+            let value_start = skip_key(bytes, at).map_err(fail)?;
+            let value_end = skip_value(bytes, value_start).map_err(fail)?;
+            each(Raw(&text[at..key_end]), Raw(&text[value_start..value_end]));
+            at = skip_space(bytes, value_end);
+            match bytes.get(at) {
+                Some(b',') => at = skip_space(bytes, at + 1),
+                Some(b'}') => {
+                    at += 1;
+                    break;
+                }
+                _ => return Err(fail(at)),
+            }
+        }
+    }
+    match skip_space(bytes, at) {
+        end if end == bytes.len() => Ok(()),
+        end => Err(fail(end)),
+    }
 }
 
 /// Calls `each` with every element of the array `text`, in order, and returns how many there are. Only the first
 /// `keep` elements are handed to `each`; the others are checked and counted. Fails when `text` is not one valid
 /// JSON array.
-pub(crate) fn for_each_element<'t, F>(text: &'t str, keep: usize, each: F) -> Result<usize, SyntaxError>
+pub(crate) fn for_each_element<'t, F>(text: &'t str, keep: usize, mut each: F) -> Result<usize, SyntaxError>
 where
-    F: FnMut(&'t RawValue),
+    F: FnMut(Raw<'t>),
 {
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.deserialize_seq(Elements { each, keep, lifetime: PhantomData })
-        .and_then(|count| de.end().map(|()| count))
-        .map_err(|e| SyntaxError::new(&e, text))
-}
-
-struct Members<'t, F> {
-    each: F,
-    lifetime: PhantomData<&'t str>,
-}
-
-impl<'t, F: FnMut(&'t RawValue, &'t RawValue)> Visitor<'t> for Members<'t, F> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
+    let bytes = text.as_bytes();
+    let fail = |at: usize| SyntaxError::at(text, at);
+    let mut at = skip_space(bytes, 0);
+    if bytes.get(at) != Some(&b'[') {
+        return Err(fail(skip_value(bytes, at).err().unwrap_or(at)));
     }
-
-    fn visit_map<A: MapAccess<'t>>(mut self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<&'t RawValue>()? {
-            (self.each)(key, map.next_value()?);
-        }
-        Ok(())
-    }
-}
-
-struct Elements<'t, F> {
-    each: F,
-    keep: usize,
-    lifetime: PhantomData<&'t str>,
-}
-
-impl<'t, F: FnMut(&'t RawValue)> Visitor<'t> for Elements<'t, F> {
-    type Value = usize;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an array")
-    }
-
-    fn visit_seq<A: SeqAccess<'t>>(mut self, mut seq: A) -> Result<usize, A::Error> {
-        let mut count = 0;
-        while count < self.keep {
-            let Some(element) = seq.next_element::<&'t RawValue>()? else {
-                return Ok(count);
-            };
-            (self.each)(element);
+    let mut count = 0;
+    at = skip_space(bytes, at + 1);
+    if bytes.get(at) == Some(&b']') {
+        at += 1;
+    } else {
+        loop {
+            let end = skip_value(bytes, at).map_err(fail)?;
+            if count < keep {
+                each(Raw(&text[at..end]));
+            }
             count += 1;
+            at = skip_space(bytes, end);
+            match bytes.get(at) {
+                Some(b',') => at = skip_space(bytes, at + 1),
+                Some(b']') => {
+                    at += 1;
+                    break;
+                }
+                _ => return Err(fail(at)),
+            }
         }
-        while seq.next_element_seed(Skip)?.is_some() {
-            count += 1;
-        }
-        Ok(count)
     }
-}
-
-/// Checks a value's syntax and drops it.
-struct Skip;
-
-impl<'de> DeserializeSeed<'de> for Skip {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_ignored_any(IgnoredAny).map(|_| ())
+    match skip_space(bytes, at) {
+        end if end == bytes.len() => Ok(count),
+        end => Err(fail(end)),
     }
 }
 

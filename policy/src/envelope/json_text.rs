@@ -34,7 +34,7 @@ pub enum JsonError {
 
 /// A `String` known to hold exactly one valid JSON value (surrounding whitespace removed).
 ///
-/// Arguments, results, input schemas and annotations travel as `JsonText`: serde_json checks them once, and
+/// Arguments, results, input schemas and annotations travel as `JsonText`: the crate's JSON reader checks them once, and
 /// encoding inserts them as they are, so a 64 KiB result is copied, never parsed into a tree and printed again.
 /// Numbers keep their exact digits.
 ///

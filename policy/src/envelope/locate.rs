@@ -1,7 +1,7 @@
-//! Locating an envelope's fields: one pass of serde_json over a message's members that checks the syntax of every
-//! value, measures its depth, and keeps each known top-level field as a `RawValue` for `fields.rs` to read.
+//! Locating an envelope's fields: one pass of the JSON reader over a message's members that checks the syntax of
+//! every value, measures its depth, and keeps each known top-level field as a raw slice for `fields.rs` to read.
 
-use serde_json::value::RawValue;
+use crate::envelope::json::Raw;
 
 use super::json::{JsonKind, SyntaxError, for_each_member, raw, string};
 use super::message::MessageType;
@@ -95,7 +95,7 @@ pub(super) struct Envelope<'t> {
     /// Our `type`, when some `type` member names one of ours.
     pub(super) message_type: Option<MessageType>,
     /// Each known field's value (the first one, when repeated).
-    pub(super) slots: [Option<&'t RawValue>; FIELD_COUNT],
+    pub(super) slots: [Option<Raw<'t>>; FIELD_COUNT],
     /// The first known field that appears twice.
     pub(super) repeated: Option<Field>,
     /// Whether some value nests deeper than allowed.
@@ -141,7 +141,7 @@ pub(super) fn read_message<'t>(text: &'t str, limits: &Limits) -> Result<Read<'t
 }
 
 /// The message type a `type` member names, if it is a string naming one of ours.
-fn type_of(value: &RawValue) -> Option<MessageType> {
+fn type_of(value: Raw<'_>) -> Option<MessageType> {
     let text = value.get();
     (JsonKind::of(text) == JsonKind::String).then(|| MessageType::from_wire(&string(text))).flatten()
 }

@@ -34,10 +34,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! One JSON implementation: serde_json. Payloads (arguments, results, schemas) are [`JsonText`]: checked once by
-//! serde_json and kept as `RawValue` slices without building a tree, copied as text, and inserted as they are
-//! when encoding, so their numbers keep their exact digits. Nesting is limited to `Limits::max_depth` levels and
-//! never more than 128 (serde_json's own limit), whatever the limit says.
+//! The crate reads and writes JSON text itself (`json.rs` checks a text and hands out raw slices of it,
+//! `json_tree.rs` builds a `serde_json::Value` where a tree is needed, `number.rs` reads numbers exactly,
+//! `encode.rs` writes), with serde_json's `Value` as the tree type only. Payloads (arguments, results, schemas) are
+//! [`JsonText`]: checked once and kept as raw slices without building a tree, copied as text, and inserted as they
+//! are when encoding, so their numbers keep their exact digits. Nesting is limited to `Limits::max_depth` levels and
+//! never more than 128, whatever the limit says.
 
 mod build;
 mod decode;

@@ -1,4 +1,4 @@
-//! The shape of a JSON value that serde_json has checked: whether it nests deeper than a limit, and where its
+//! The shape of a JSON value that was checked: whether it nests deeper than a limit, and where its
 //! first `__proto__` key is.
 //!
 //! Most values are settled by one word-at-a-time pass (`crate::byte_scan`): a text with no more `{` and `[`
@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use super::json::{JsonKind, for_each_element, for_each_member, string, string_end};
 
-/// The deepest nesting any value may have, whatever `Limits::max_depth` says: serde_json's own recursion limit.
+/// The deepest nesting any value may have, whatever `Limits::max_depth` says: the nesting a `serde_json::Value` tree is built for (json_tree.rs).
 pub(crate) const MAX_NESTING: usize = 128;
 
 /// What a look at a value found.

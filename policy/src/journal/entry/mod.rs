@@ -11,7 +11,7 @@ pub(crate) mod read;
 
 use std::borrow::Cow;
 
-use serde_json::value::RawValue;
+use crate::envelope::json::Raw;
 use thiserror::Error;
 
 pub use consumer::{AckState, CallPhase, ConsumerEntry, ProviderWindow};
@@ -146,7 +146,7 @@ struct StoredError<'a> {
     m: Cow<'a, str>,
     n: Option<Cow<'a, str>>,
     st: Option<u64>,
-    ra: Option<&'a RawValue>,
+    ra: Option<Raw<'a>>,
 }
 
 /// Writes `error` as the value of `key`.

@@ -3,14 +3,14 @@
 //!
 //! An object's members are parsed once, by [`Fields::parse`], into a small list of (key, raw value); each field is
 //! then taken from it by name and type, and [`Fields::finish`] says whether anything unknown is left. A field given
-//! twice is refused. Strings are unescaped as serde_json unescapes them (borrowed when they hold no escape), and
+//! twice is refused. Strings are unescaped as `JSON.parse` unescapes them (borrowed when they hold no escape), and
 //! one that holds a lone UTF-16 surrogate escape is refused: no Rust string holds one, so this crate wrote none.
 //! A field that is optional may also be `null`, which reads as absent (as `Option` fields read with serde).
 
 use std::borrow::Cow;
 use std::fmt;
 
-use serde_json::value::RawValue;
+use crate::envelope::json::Raw;
 
 use super::EntryError;
 use crate::envelope::json::{JsonKind, SyntaxError, for_each_element, for_each_member, string, valid_string};
@@ -37,28 +37,28 @@ pub(crate) struct Fields<'t> {
     /// Where the object is in the record, for messages: empty for the record itself, `r.e` for the error of its
     /// outcome.
     path: String,
-    members: Vec<(Cow<'t, str>, &'t RawValue)>,
+    members: Vec<(Cow<'t, str>, Raw<'t>)>,
     /// The first error met reading a field (see [`Fields::keep`]).
     error: Option<FieldError>,
 }
 
 /// Every member of the object `text`: the one place the records' reader parses JSON, so that serde_json's
 /// deserializer is instantiated once for every record type.
-fn members(text: &str) -> Result<Vec<(Cow<'_, str>, &RawValue)>, SyntaxError> {
+fn members(text: &str) -> Result<Vec<(Cow<'_, str>, Raw<'_>)>, SyntaxError> {
     let mut members = Vec::new();
     for_each_member(text, |key, value| members.push((string(key.get()), value)))?;
     Ok(members)
 }
 
 /// Every element of the array `text` (checked JSON).
-fn elements(text: &str) -> Result<Vec<&RawValue>, SyntaxError> {
+fn elements(text: &str) -> Result<Vec<Raw<'_>>, SyntaxError> {
     let mut elements = Vec::new();
     for_each_element(text, usize::MAX, |value| elements.push(value))?;
     Ok(elements)
 }
 
 /// What a wrong value was, for a message: a number as it is written, anything else by its kind.
-fn found(value: &RawValue) -> Cow<'_, str> {
+fn found(value: Raw<'_>) -> Cow<'_, str> {
     match JsonKind::of(value.get()) {
         JsonKind::Number => Cow::Borrowed(value.get()),
         kind => Cow::Owned(kind.to_string()),
@@ -67,7 +67,7 @@ fn found(value: &RawValue) -> Cow<'_, str> {
 
 /// The JSON number `value` when it is a whole number from 0 to 2^64-1 written without a fraction or an exponent,
 /// as serde reads a `u64`.
-pub(crate) fn whole_number(value: &RawValue) -> Option<u64> {
+pub(crate) fn whole_number(value: Raw<'_>) -> Option<u64> {
     let text = value.get();
     text.bytes().all(|b| b.is_ascii_digit()).then(|| text.parse().ok()).flatten()
 }
@@ -87,12 +87,12 @@ impl<'t> Fields<'t> {
         FieldError(format!("{what} field `{}`", self.qualified(name)))
     }
 
-    fn wrong(&self, name: &str, expected: &str, value: &RawValue) -> FieldError {
+    fn wrong(&self, name: &str, expected: &str, value: Raw<'_>) -> FieldError {
         FieldError(format!("field `{}` is not {expected} (found {})", self.qualified(name), found(value)))
     }
 
     /// The raw value of `name`, taken out; `None` when it is absent. A field given twice is an error.
-    pub(crate) fn take(&mut self, name: &str) -> Result<Option<&'t RawValue>, FieldError> {
+    pub(crate) fn take(&mut self, name: &str) -> Result<Option<Raw<'t>>, FieldError> {
         let Some(at) = self.members.iter().position(|(key, _)| key == name) else {
             return Ok(None);
         };
@@ -104,16 +104,16 @@ impl<'t> Fields<'t> {
     }
 
     /// The value of `name`, which must be present.
-    fn required(&mut self, name: &str) -> Result<&'t RawValue, FieldError> {
+    fn required(&mut self, name: &str) -> Result<Raw<'t>, FieldError> {
         self.take(name)?.ok_or_else(|| self.error("missing", name))
     }
 
     /// The value of an optional field: absent and `null` both read as `None`.
-    fn optional(&mut self, name: &str) -> Result<Option<&'t RawValue>, FieldError> {
+    fn optional(&mut self, name: &str) -> Result<Option<Raw<'t>>, FieldError> {
         Ok(self.take(name)?.filter(|value| value.get() != "null"))
     }
 
-    fn as_string(&self, name: &str, value: &'t RawValue) -> Result<Cow<'t, str>, FieldError> {
+    fn as_string(&self, name: &str, value: Raw<'t>) -> Result<Cow<'t, str>, FieldError> {
         if JsonKind::of(value.get()) != JsonKind::String {
             return Err(self.wrong(name, "a string", value));
         }
@@ -121,11 +121,11 @@ impl<'t> Fields<'t> {
             .ok_or_else(|| FieldError(format!("field `{}` holds a lone UTF-16 surrogate escape", self.qualified(name))))
     }
 
-    fn as_u64(&self, name: &str, value: &RawValue) -> Result<u64, FieldError> {
+    fn as_u64(&self, name: &str, value: Raw<'_>) -> Result<u64, FieldError> {
         whole_number(value).ok_or_else(|| self.wrong(name, "a whole number from 0 to 2^64-1", value))
     }
 
-    fn as_object(&self, name: &str, value: &'t RawValue) -> Result<Fields<'t>, FieldError> {
+    fn as_object(&self, name: &str, value: Raw<'t>) -> Result<Fields<'t>, FieldError> {
         if JsonKind::of(value.get()) != JsonKind::Object {
             return Err(self.wrong(name, "an object", value));
         }
@@ -209,7 +209,7 @@ impl<'t> Fields<'t> {
     }
 
     /// The raw JSON value of `name`, if present and not `null`.
-    pub(crate) fn opt_raw(&mut self, name: &str) -> Option<&'t RawValue> {
+    pub(crate) fn opt_raw(&mut self, name: &str) -> Option<Raw<'t>> {
         let read = self.optional(name);
         self.keep(read)
     }
@@ -222,11 +222,11 @@ impl<'t> Fields<'t> {
         self.keep(read).unwrap_or_default()
     }
 
-    fn try_strings_by_key(&self, name: &str, value: &'t RawValue) -> Result<Vec<(String, String)>, FieldError> {
+    fn try_strings_by_key(&self, name: &str, value: Raw<'t>) -> Result<Vec<(String, String)>, FieldError> {
         let object = self.as_object(name, value)?;
         let mut pairs = Vec::with_capacity(object.members.len());
         for (key, value) in &object.members {
-            pairs.push((key.as_ref().to_owned(), object.as_string(key, value)?.into_owned()));
+            pairs.push((key.as_ref().to_owned(), object.as_string(key, *value)?.into_owned()));
         }
         Ok(pairs)
     }
@@ -237,7 +237,7 @@ impl<'t> Fields<'t> {
         self.keep(read).unwrap_or_default()
     }
 
-    fn try_strings(&self, name: &str, value: &'t RawValue) -> Result<Vec<String>, FieldError> {
+    fn try_strings(&self, name: &str, value: Raw<'t>) -> Result<Vec<String>, FieldError> {
         if JsonKind::of(value.get()) != JsonKind::Array {
             return Err(self.wrong(name, "an array of strings", value));
         }
