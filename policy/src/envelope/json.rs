@@ -590,6 +590,39 @@ mod tests {
         assert_eq!(valid_string(r#""x\udc00""#), None);
     }
 
+    /// Strings read back as written, escapes and all; a `\\u` escape of a lone surrogate reads as U+FFFD, as
+    /// JavaScript's `String()` of such a string prints.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod strings {
+        use proptest::prelude::*;
+
+        use super::super::{raw, string, valid_string};
+
+        proptest! {
+            #[test]
+            fn any_string_reads_back(text in "\\PC*|[\"\\\\\u{0}-\u{1f}é😀]{0,12}", escape_all in any::<bool>()) {
+                let literal = if escape_all {
+                    let units: String = text.encode_utf16().map(|u| format!("\\u{u:04x}")).collect();
+                    format!("\"{units}\"")
+                } else {
+                    serde_json::to_string(&text).unwrap_or_default()
+                };
+                prop_assert!(raw(&literal).is_ok(), "{}", literal);
+                prop_assert_eq!(string(&literal), text.as_str());
+                let valid = valid_string(&literal);
+                prop_assert_eq!(valid.as_deref(), Some(text.as_str()));
+            }
+
+            #[test]
+            fn lone_surrogates_read_as_replacement_characters(units in prop::collection::vec(0xd7f0u16..0xe010, 0..6)) {
+                let literal = format!("\"{}\"", units.iter().map(|u| format!("\\u{u:04x}")).collect::<String>());
+                let expected = String::from_utf16_lossy(&units);
+                prop_assert_eq!(string(&literal), expected.as_str());
+                prop_assert_eq!(valid_string(&literal).is_some(), String::from_utf16(&units).is_ok());
+            }
+        }
+    }
+
     #[test]
     fn members_and_elements_come_one_level_at_a_time() {
         let mut members = Vec::new();
