@@ -23,7 +23,7 @@ pub enum BridgeError {
     #[error("invalid tool name: {0}")]
     ToolName(#[from] IdError),
     /// A tool's `inputSchema` is not a schema the bridge can check arguments against.
-    #[error("tool {tool:?}: {source}")]
+    #[error("tool {}: {source}", interpane_policy::quote::quoted(.tool))]
     Schema {
         /// The tool's name.
         tool: String,
@@ -31,7 +31,7 @@ pub enum BridgeError {
         source: interpane_policy::schema::SchemaError,
     },
     /// A tool of that name is already registered in this page.
-    #[error("a tool named {0:?} is already registered in this page; unregister it first")]
+    #[error("a tool named {} is already registered in this page; unregister it first", interpane_policy::quote::quoted(.0))]
     DuplicateTool(String),
     /// The tool breaks a rule the session holds every tool to, whichever API registers it: an empty description, a
     /// schema or annotations that are not a JSON object within the page's limits.

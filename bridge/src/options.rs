@@ -102,7 +102,8 @@ impl BridgeOptions {
             Some("memory") => options.session_storage = false,
             Some(other) => {
                 return Err(BridgeError::invalid(format!(
-                    "install(options): storage must be \"session\" or \"memory\", not {other:?}"
+                    "install(options): storage must be \"session\" or \"memory\", not {}",
+                    interpane_policy::quote::quoted(other)
                 )));
             }
         }

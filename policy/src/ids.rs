@@ -27,7 +27,7 @@ pub enum IdError {
         max: usize,
     },
     /// The text holds a character outside the allowed set.
-    #[error("{what} holds {found:?} at position {position}: only {allowed} are allowed")]
+    #[error("{what} holds {} at position {position}: only {allowed} are allowed", crate::quote::quoted_char(*.found))]
     BadCharacter {
         /// `"requestId"` or `"tool name"`.
         what: &'static str,

@@ -25,6 +25,7 @@ pub mod limits;
 pub use journal::log_store;
 pub mod origin;
 pub mod outcome;
+pub mod quote;
 pub mod schema;
 pub mod session;
 pub mod sorted_map;

@@ -197,7 +197,7 @@ pub enum FieldProblem {
         found: JsonKind,
     },
     /// A string that must be one of a few words is not.
-    #[error("expected {expected}, found {found:?}")]
+    #[error("expected {expected}, found {}", crate::quote::quoted(.found))]
     NotOneOf {
         /// The accepted words.
         expected: &'static str,
@@ -205,7 +205,7 @@ pub enum FieldProblem {
         found: String,
     },
     /// Two tools of a response have the same name.
-    #[error("{name:?} is listed more than once")]
+    #[error("{} is listed more than once", crate::quote::quoted(.name))]
     DuplicateTool {
         /// The repeated name.
         name: String,

@@ -86,7 +86,7 @@ impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "expected {} at byte {}, found ", self.expected, self.offset)?;
         match self.found {
-            Some(c) => write!(f, "{c:?}"),
+            Some(c) => write!(f, "{}", crate::quote::quoted_char(c)),
             None => f.write_str("the end of the text"),
         }
     }

@@ -14,10 +14,10 @@ pub const MAX_SLOT_CHARS: usize = 256;
 #[non_exhaustive]
 pub enum OwnerError {
     /// The tab id is empty, too long, or holds a character other than letters, digits, `_` and `-`.
-    #[error("tab id {0:?} is not 1 to 64 characters of letters, digits, _ and -: make it from random bytes")]
+    #[error("tab id {} is not 1 to 64 characters of letters, digits, _ and -: make it from random bytes", crate::quote::quoted(.0))]
     BadTab(String),
     /// The slot is empty, too long, or holds a character other than letters, digits, `/`, `_`, `.` and `-`.
-    #[error("frame slot {0:?} is not 1 to 256 characters of letters, digits, / _ . and - (such as \"top/1/0\")")]
+    #[error("frame slot {} is not 1 to 256 characters of letters, digits, / _ . and - (such as \"top/1/0\")", crate::quote::quoted(.0))]
     BadSlot(String),
 }
 

@@ -36,11 +36,14 @@ pub enum JournalWarning {
 impl fmt::Display for JournalWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Discarded { key, error } => write!(f, "interpane: discarded the journal entry {key:?}: {error}"),
+            Self::Discarded { key, error } => {
+                write!(f, "interpane: discarded the journal entry {}: {error}", crate::quote::quoted(key))
+            }
             Self::OtherVersion { key, found } => write!(
                 f,
-                "interpane: left the journal entry {key:?} alone: it belongs to format {found}, written by \
-                 another version of the bridge"
+                "interpane: left the journal entry {} alone: it belongs to format {found}, written by \
+                 another version of the bridge",
+                crate::quote::quoted(key)
             ),
             Self::StorageLost { error, noted: true } => write!(
                 f,

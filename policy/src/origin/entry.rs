@@ -300,9 +300,9 @@ fn domain_error(problem: DomainProblem) -> OriginError {
         DomainProblem::EmptyLabel => OriginError::InvalidHost { reason: "it has an empty label".to_owned() },
         // The url crate's reason for the characters a parser may escape (a space, ...).
         DomainProblem::Escaped => OriginError::InvalidHost { reason: "it is not a valid domain name".to_owned() },
-        DomainProblem::Character(c) => {
-            OriginError::InvalidHost { reason: format!("it holds {c:?}; hosts hold letters, digits, - and _") }
-        }
+        DomainProblem::Character(c) => OriginError::InvalidHost {
+            reason: format!("it holds {}; hosts hold letters, digits, - and _", crate::quote::quoted_char(c)),
+        },
     }
 }
 

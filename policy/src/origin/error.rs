@@ -246,8 +246,8 @@ const QUOTED_CHARS: usize = 100;
 /// Writes `entry` as a quoted, escaped string, cut to [`QUOTED_CHARS`] characters.
 fn write_quoted(f: &mut fmt::Formatter<'_>, entry: &str) -> fmt::Result {
     match entry.char_indices().nth(QUOTED_CHARS) {
-        Some((cut, _)) => write!(f, "{:?}…", &entry[..cut]),
-        None => write!(f, "{entry:?}"),
+        Some((cut, _)) => write!(f, "{}…", crate::quote::quoted(&entry[..cut])),
+        None => write!(f, "{}", crate::quote::quoted(entry)),
     }
 }
 

@@ -29,8 +29,9 @@ pub(crate) fn host_to_ascii(host: &str) -> Result<String, OriginError> {
         if let Some(c) = label.chars().find(|c| !(c.is_alphanumeric() || *c == '-') || is_compatibility_form(*c)) {
             return Err(OriginError::InvalidHost {
                 reason: format!(
-                    "it holds {c:?}, which browsers map before encoding; write the name in its xn-- form, as the \
-                     browser's address bar shows it"
+                    "it holds {}, which browsers map before encoding; write the name in its xn-- form, as the \
+                     browser's address bar shows it",
+                    crate::quote::quoted_char(c)
                 ),
             });
         }

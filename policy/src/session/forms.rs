@@ -47,15 +47,15 @@ pub enum FormProblem {
 /// Why a form is not a tool. Printed as a console warning for the page's author.
 #[derive(Debug, Error)]
 enum FormToolError {
-    #[error("a form's toolname {name:?} is not a valid tool name ({source}); the form is not a tool")]
+    #[error("a form's toolname {} is not a valid tool name ({source}); the form is not a tool", crate::quote::quoted(.name))]
     Name { name: String, source: IdError },
-    #[error("the form {name:?} has no tooldescription; it becomes a tool once it has one")]
+    #[error("the form {} has no tooldescription; it becomes a tool once it has one", crate::quote::quoted(.name))]
     NoDescription { name: String },
-    #[error("the form {name:?} has no schema the bridge can read ({problem}); the form is not a tool")]
+    #[error("the form {} has no schema the bridge can read ({problem}); the form is not a tool", crate::quote::quoted(.name))]
     Unreadable { name: String, problem: String },
-    #[error("the form {name:?} makes a schema the argument check refuses ({source}); the form is not a tool")]
+    #[error("the form {} makes a schema the argument check refuses ({source}); the form is not a tool", crate::quote::quoted(.name))]
     Schema { name: String, source: SchemaError },
-    #[error("the form {name:?} is not a tool: a tool of that name is already registered in this page")]
+    #[error("the form {} is not a tool: a tool of that name is already registered in this page", crate::quote::quoted(.name))]
     NameTaken { name: String },
 }
 

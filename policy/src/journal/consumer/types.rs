@@ -74,8 +74,9 @@ pub enum Start {
 pub enum StartError {
     /// The `callId` was first used for another tool or another window.
     #[error(
-        "callId {call_id:?} was first used to call `{first_tool}` in {first_origin} ({first_locator}): a callId \
-         names one call, so use a new callId for another tool or window"
+        "callId {} was first used to call `{first_tool}` in {first_origin} ({first_locator}): a callId \
+         names one call, so use a new callId for another tool or window",
+        crate::quote::quoted(.call_id)
     )]
     CallIdReused {
         /// The reused key.

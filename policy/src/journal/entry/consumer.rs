@@ -40,7 +40,10 @@ impl ProviderWindow {
     /// Checks the origin and the locator against the rules of the stored form.
     pub(crate) fn check(&self) -> Result<(), EntryError> {
         if !is_origin_text(&self.origin) {
-            return Err(EntryError::field("p", format!("origin {:?} is not a serialized origin", self.origin)));
+            return Err(EntryError::field(
+                "p",
+                format!("origin {} is not a serialized origin", crate::quote::quoted(&self.origin)),
+            ));
         }
         if self.locator.len() > MAX_LOCATOR_BYTES || self.locator.chars().any(char::is_control) {
             return Err(EntryError::field("p", "the locator is longer than 2048 bytes or holds a control character"));
@@ -217,7 +220,10 @@ impl ConsumerEntry {
                 CallPhase::Settled { sent_at, settled_at, outcome: outcome.check()?, ack: parse_ack(&ack)? }
             }
             (state, ..) => {
-                return Err(EntryError::field("s", format!("state {state:?} does not fit the fields present")));
+                return Err(EntryError::field(
+                    "s",
+                    format!("state {} does not fit the fields present", crate::quote::quoted(state)),
+                ));
             }
         };
         let args = match phase {
@@ -252,7 +258,7 @@ fn parse_ack(text: &str) -> Result<AckState, EntryError> {
         "none" => Ok(AckState::NotNeeded),
         "due" => Ok(AckState::Due),
         "sent" => Ok(AckState::Sent),
-        other => Err(EntryError::field("ack", format!("{other:?} is not none, due or sent"))),
+        other => Err(EntryError::field("ack", format!("{} is not none, due or sent", crate::quote::quoted(other)))),
     }
 }
 
@@ -360,7 +366,9 @@ impl<'a> StoredOutcome<'a> {
             ("interrupted", None, None, Some(message)) if message.chars().count() <= MAX_ERROR_MESSAGE_CHARS => {
                 Ok(CallOutcome::Interrupted { message: message.into_owned() })
             }
-            (status, ..) => Err(EntryError::field("r", format!("outcome {status:?} does not fit its fields"))),
+            (status, ..) => {
+                Err(EntryError::field("r", format!("outcome {} does not fit its fields", crate::quote::quoted(status))))
+            }
         }
     }
 }

@@ -184,17 +184,16 @@ impl<'a> StoredError<'a> {
     fn check(self) -> Result<ToolError, EntryError> {
         let kind = ErrorKind::from_wire(&self.k);
         if kind.as_str() != self.k {
-            return Err(EntryError::field("k", format!("unknown error code {:?}", self.k)));
+            return Err(EntryError::field("k", format!("unknown error code {}", crate::quote::quoted(&self.k))));
         }
         if self.m.chars().count() > MAX_ERROR_MESSAGE_CHARS {
             return Err(EntryError::field("m", format!("longer than {MAX_ERROR_MESSAGE_CHARS} characters")));
         }
         let name = match self.n {
             None => None,
-            Some(n) => Some(
-                standard_error_name(&n)
-                    .ok_or_else(|| EntryError::field("n", format!("{n:?} is not a standard error name")))?,
-            ),
+            Some(n) => Some(standard_error_name(&n).ok_or_else(|| {
+                EntryError::field("n", format!("{} is not a standard error name", crate::quote::quoted(&n)))
+            })?),
         };
         let status = match self.st {
             None => None,

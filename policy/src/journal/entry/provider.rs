@@ -155,7 +155,10 @@ impl ProviderEntry {
             ("acked", None) => RecordState::Acked,
             ("expired", None) => RecordState::Expired,
             (state, _) => {
-                return Err(EntryError::field("s", format!("state {state:?} does not fit its fields")));
+                return Err(EntryError::field(
+                    "s",
+                    format!("state {} does not fit its fields", crate::quote::quoted(state)),
+                ));
             }
         };
         if tool.is_none() && state != RecordState::Cancelled {

@@ -273,7 +273,7 @@ impl<'t> Fields<'t> {
             return Ok(());
         };
         if key.chars().any(char::is_control) {
-            return Err(FieldError(format!("unknown field {:?}", self.qualified(key))));
+            return Err(FieldError(format!("unknown field {}", crate::quote::quoted(&self.qualified(key)))));
         }
         Err(self.error("unknown", key))
     }
