@@ -152,6 +152,8 @@ impl Reader<'_> {
         let mut out = String::new();
         let mut start = self.at;
         loop {
+            // Plain content is skipped eight bytes at a time.
+            self.at = crate::byte_scan::string_stop(self.bytes, self.at);
             let Some(byte) = self.peek() else { return Err(self.fail("EOF while parsing a string")) };
             match byte {
                 b'"' => {
