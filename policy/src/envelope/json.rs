@@ -453,36 +453,13 @@ where
     F: FnMut(Raw<'t>, Raw<'t>),
 {
     let bytes = text.as_bytes();
-    let fail = |at: usize| SyntaxError::at(text, at);
-    let mut at = skip_space(bytes, 0);
-    if bytes.get(at) != Some(&b'{') {
-        // Another kind of value, or no valid one.
-        return Err(fail(skip_value(bytes, at).err().unwrap_or(at)));
-    }
-    at = skip_space(bytes, at + 1);
-    if bytes.get(at) == Some(&b'}') {
-        at += 1;
-    } else {
-        loop {
-            let key_end = if bytes.get(at) == Some(&b'"') { skip_string(bytes, at).map_err(fail)? } else { at };
-            let value_start = skip_key(bytes, at).map_err(fail)?;
-            let value_end = skip_value(bytes, value_start).map_err(fail)?;
-            each(Raw(&text[at..key_end]), Raw(&text[value_start..value_end]));
-            at = skip_space(bytes, value_end);
-            match bytes.get(at) {
-                Some(b',') => at = skip_space(bytes, at + 1),
-                Some(b'}') => {
-                    at += 1;
-                    break;
-                }
-                _ => return Err(fail(at)),
-            }
-        }
-    }
-    match skip_space(bytes, at) {
-        end if end == bytes.len() => Ok(()),
-        end => Err(fail(end)),
-    }
+    for_each_item(text, b'{', b'}', |at| {
+        let key_end = if bytes.get(at) == Some(&b'"') { skip_string(bytes, at)? } else { at };
+        let value_start = skip_key(bytes, at)?;
+        let value_end = skip_value(bytes, value_start)?;
+        each(Raw(&text[at..key_end]), Raw(&text[value_start..value_end]));
+        Ok(value_end)
+    })
 }
 
 /// Calls `each` with every element of the array `text`, in order, and returns how many there are. Only the first
@@ -492,27 +469,43 @@ pub(crate) fn for_each_element<'t, F>(text: &'t str, keep: usize, mut each: F) -
 where
     F: FnMut(Raw<'t>),
 {
+    let mut count = 0;
+    for_each_item(text, b'[', b']', |at| {
+        let end = skip_value(text.as_bytes(), at)?;
+        if count < keep {
+            each(Raw(&text[at..end]));
+        }
+        count += 1;
+        Ok(end)
+    })?;
+    Ok(count)
+}
+
+/// Walks the one container `text` holds, opened by `open` and closed by `close`: `item(at)` reads the element or
+/// member that starts at `at` and answers where it ends (or where it is not valid); this checks the separators
+/// between them and that nothing but whitespace surrounds the container.
+fn for_each_item(
+    text: &str,
+    open: u8,
+    close: u8,
+    mut item: impl FnMut(usize) -> Result<usize, usize>,
+) -> Result<(), SyntaxError> {
     let bytes = text.as_bytes();
     let fail = |at: usize| SyntaxError::at(text, at);
     let mut at = skip_space(bytes, 0);
-    if bytes.get(at) != Some(&b'[') {
+    if bytes.get(at) != Some(&open) {
+        // Another kind of value, or no valid one.
         return Err(fail(skip_value(bytes, at).err().unwrap_or(at)));
     }
-    let mut count = 0;
     at = skip_space(bytes, at + 1);
-    if bytes.get(at) == Some(&b']') {
+    if bytes.get(at) == Some(&close) {
         at += 1;
     } else {
         loop {
-            let end = skip_value(bytes, at).map_err(fail)?;
-            if count < keep {
-                each(Raw(&text[at..end]));
-            }
-            count += 1;
-            at = skip_space(bytes, end);
+            at = skip_space(bytes, item(at).map_err(fail)?);
             match bytes.get(at) {
                 Some(b',') => at = skip_space(bytes, at + 1),
-                Some(b']') => {
+                Some(&b) if b == close => {
                     at += 1;
                     break;
                 }
@@ -521,7 +514,7 @@ where
         }
     }
     match skip_space(bytes, at) {
-        end if end == bytes.len() => Ok(count),
+        end if end == bytes.len() => Ok(()),
         end => Err(fail(end)),
     }
 }
