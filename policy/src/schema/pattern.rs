@@ -12,7 +12,7 @@ pub trait PatternEngine {
 }
 
 /// One compiled `pattern`. (Not `Debug`: a trait object's table would carry the implementation's `Debug` code into
-/// the download; [`CompiledPattern`] shows its source instead.)
+/// the download; the schema shows a pattern by its source instead.)
 pub trait Pattern {
     /// Whether `text` holds a match anywhere (a pattern that must match all of it says so with `^` and `$`).
     fn is_match(&self, text: &str) -> bool;
