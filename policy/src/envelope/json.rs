@@ -103,7 +103,7 @@ impl SyntaxError {
 }
 
 /// Skips the whitespace JSON allows from `at`.
-fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+pub(super) fn skip_space(bytes: &[u8], mut at: usize) -> usize {
     while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         at += 1;
     }
@@ -111,7 +111,7 @@ fn skip_space(bytes: &[u8], mut at: usize) -> usize {
 }
 
 /// The end of the string literal that starts at `at` (its opening quote), or the offset where it is not valid.
-fn skip_string(bytes: &[u8], at: usize) -> Result<usize, usize> {
+pub(super) fn skip_string(bytes: &[u8], at: usize) -> Result<usize, usize> {
     let mut at = at + 1;
     loop {
         at = string_stop(bytes, at);
@@ -136,7 +136,7 @@ fn skip_string(bytes: &[u8], at: usize) -> Result<usize, usize> {
 }
 
 /// The end of the number that starts at `at`, or the offset where it is not valid.
-fn skip_number(bytes: &[u8], mut at: usize) -> Result<usize, usize> {
+pub(super) fn skip_number(bytes: &[u8], mut at: usize) -> Result<usize, usize> {
     let digits = |at: usize| at + bytes[at.min(bytes.len())..].iter().take_while(|b| b.is_ascii_digit()).count();
     at += usize::from(bytes.get(at) == Some(&b'-'));
     match bytes.get(at) {
@@ -223,7 +223,7 @@ fn skip_value(bytes: &[u8], mut at: usize) -> Result<usize, usize> {
 }
 
 /// The end of the literal `word` at `at`, or the offset of its first wrong byte.
-fn skip_word(bytes: &[u8], at: usize, word: &[u8]) -> Result<usize, usize> {
+pub(super) fn skip_word(bytes: &[u8], at: usize, word: &[u8]) -> Result<usize, usize> {
     match word.iter().enumerate().find(|&(n, &b)| bytes.get(at + n) != Some(&b)) {
         Some((n, _)) => Err(at + n),
         None => Ok(at + word.len()),

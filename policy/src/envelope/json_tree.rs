@@ -2,13 +2,18 @@
 //!
 //! serde_json's own `from_str::<Value>` reads numbers with its float reader, which is either inexact (by default)
 //! or 10.1 KB of the gzipped download (`float_roundtrip`); this reader builds the same tree with the crate's exact
-//! one, so that no serde_json number reading is linked into the wasm. It checks the whole syntax as serde_json
-//! does (RFC 8259, no trailing comma, no lone surrogate escape, at most 128 levels of nesting), answers the same
+//! one, so that no serde_json number reading is linked into the wasm. Its tokens are the raw reader's
+//! (`json.rs`: whitespace, strings and their escapes, numbers, literals), so the crate has one JSON grammar; what it
+//! adds is the tree. It checks the whole syntax as serde_json does (RFC 8259, no trailing comma, no lone surrogate escape, at most 128 levels of nesting), answers the same
 //! tree (integers as `u64` or `i64`, `-0` and every other number as `f64`, the last of repeated keys), and fails
 //! where serde_json fails. The property tests of tests/envelope_props.rs compare the two.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Number, Value};
 use thiserror::Error;
+
+use super::json;
 
 /// Why a text is not one JSON value.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -51,20 +56,31 @@ impl Reader<'_> {
     }
 
     fn skip_space(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.at += 1;
-        }
+        self.at = json::skip_space(self.bytes, self.at);
+    }
+
+    /// Moves past the token that `skip` finds at the reader's place, or fails with `problem` where it is not valid;
+    /// answers where the token started.
+    fn token(
+        &mut self,
+        skip: impl FnOnce(&[u8], usize) -> Result<usize, usize>,
+        problem: &'static str,
+    ) -> Result<usize, JsonTreeError> {
+        let start = self.at;
+        self.at = skip(self.bytes, start).map_err(|at| JsonTreeError { at, problem })?;
+        Ok(start)
     }
 
     fn value(&mut self) -> Result<Value, JsonTreeError> {
         self.skip_space();
+        let word = |word: &'static [u8]| move |bytes: &[u8], at: usize| json::skip_word(bytes, at, word);
         match self.peek() {
             Some(b'{') => self.nested(Self::object),
             Some(b'[') => self.nested(Self::array),
             Some(b'"') => self.string().map(Value::String),
-            Some(b't') => self.word("true", Value::Bool(true)),
-            Some(b'f') => self.word("false", Value::Bool(false)),
-            Some(b'n') => self.word("null", Value::Null),
+            Some(b't') => self.token(word(b"true"), "expected a value").map(|_| Value::Bool(true)),
+            Some(b'f') => self.token(word(b"false"), "expected a value").map(|_| Value::Bool(false)),
+            Some(b'n') => self.token(word(b"null"), "expected a value").map(|_| Value::Null),
             Some(b'-' | b'0'..=b'9') => self.number(),
             Some(_) => Err(self.fail("expected a value")),
             None => Err(self.fail("EOF while parsing a value")),
@@ -80,15 +96,6 @@ impl Reader<'_> {
         let value = read(self);
         self.nesting -= 1;
         value
-    }
-
-    fn word(&mut self, word: &'static str, value: Value) -> Result<Value, JsonTreeError> {
-        if self.bytes[self.at..].starts_with(word.as_bytes()) {
-            self.at += word.len();
-            Ok(value)
-        } else {
-            Err(self.fail("expected a value"))
-        }
     }
 
     /// After `[`.
@@ -146,117 +153,21 @@ impl Reader<'_> {
         }
     }
 
-    /// At `"`: the string's value.
+    /// At `"`: the string's value. A lone surrogate escape is refused, as serde_json refuses it (no Rust string
+    /// holds one).
     fn string(&mut self) -> Result<String, JsonTreeError> {
-        self.at += 1;
-        let mut out = String::new();
-        let mut start = self.at;
-        loop {
-            // Plain content is skipped eight bytes at a time.
-            self.at = crate::byte_scan::string_stop(self.bytes, self.at);
-            let Some(byte) = self.peek() else { return Err(self.fail("EOF while parsing a string")) };
-            match byte {
-                b'"' => {
-                    out.push_str(&self.text[start..self.at]);
-                    self.at += 1;
-                    return Ok(out);
-                }
-                b'\\' => {
-                    out.push_str(&self.text[start..self.at]);
-                    self.at += 1;
-                    self.escape(&mut out)?;
-                    start = self.at;
-                }
-                0..=0x1f => return Err(self.fail("control character while parsing a string")),
-                _ => self.at += 1,
-            }
-        }
-    }
-
-    /// After `\`.
-    fn escape(&mut self, out: &mut String) -> Result<(), JsonTreeError> {
-        let Some(byte) = self.peek() else { return Err(self.fail("EOF while parsing a string")) };
-        self.at += 1;
-        let c = match byte {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let first = self.hex4()?;
-                let code = match first {
-                    0xD800..=0xDBFF => {
-                        if !self.bytes[self.at..].starts_with(b"\\u") {
-                            return Err(self.fail("lone leading surrogate in hex escape"));
-                        }
-                        self.at += 2;
-                        let second = self.hex4()?;
-                        if !(0xDC00..=0xDFFF).contains(&second) {
-                            return Err(self.fail("lone leading surrogate in hex escape"));
-                        }
-                        0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-                    }
-                    0xDC00..=0xDFFF => return Err(self.fail("lone trailing surrogate in hex escape")),
-                    other => other,
-                };
-                char::from_u32(code).ok_or_else(|| self.fail("invalid unicode code point"))?
-            }
-            _ => return Err(self.fail("invalid escape")),
-        };
-        out.push(c);
-        Ok(())
-    }
-
-    fn hex4(&mut self) -> Result<u32, JsonTreeError> {
-        let mut code = 0;
-        for _ in 0..4 {
-            let digit = self.peek().and_then(|b| char::from(b).to_digit(16));
-            let Some(digit) = digit else { return Err(self.fail("invalid escape")) };
-            code = code * 16 + digit;
-            self.at += 1;
-        }
-        Ok(code)
+        let start = self.token(json::skip_string, "invalid string")?;
+        json::valid_string(&self.text[start..self.at])
+            .map(Cow::into_owned)
+            .ok_or(JsonTreeError { at: start, problem: "lone surrogate in hex escape" })
     }
 
     /// At `-` or a digit: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
     fn number(&mut self) -> Result<Value, JsonTreeError> {
-        let start = self.at;
-        let negative = self.peek() == Some(b'-');
-        self.at += usize::from(negative);
-        match self.peek() {
-            Some(b'0') => {
-                self.at += 1;
-                if matches!(self.peek(), Some(b'0'..=b'9')) {
-                    return Err(self.fail("invalid number"));
-                }
-            }
-            Some(b'1'..=b'9') => self.digits(),
-            _ => return Err(self.fail("invalid number")),
-        }
-        let integer_end = self.at;
-        if self.peek() == Some(b'.') {
-            self.at += 1;
-            if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return Err(self.fail("invalid number"));
-            }
-            self.digits();
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            self.at += 1;
-            if matches!(self.peek(), Some(b'+' | b'-')) {
-                self.at += 1;
-            }
-            if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return Err(self.fail("invalid number"));
-            }
-            self.digits();
-        }
+        let start = self.token(json::skip_number, "invalid number")?;
         let literal = &self.text[start..self.at];
-        if self.at == integer_end
+        let negative = literal.starts_with('-');
+        if !literal.contains(['.', 'e', 'E'])
             && let Ok(magnitude) = literal[usize::from(negative)..].parse::<u64>()
         {
             // An integer, as serde_json keeps it: u64, or i64 when negative, or f64 for -0 and below i64::MIN.
@@ -271,12 +182,6 @@ impl Reader<'_> {
             .and_then(Number::from_f64)
             .map(Value::Number)
             .ok_or(JsonTreeError { at: start, problem: "number out of range" })
-    }
-
-    fn digits(&mut self) {
-        while matches!(self.peek(), Some(b'0'..=b'9')) {
-            self.at += 1;
-        }
     }
 }
 
