@@ -1152,3 +1152,39 @@ fn new_port(session: &mut PageSession, now: u64) -> PortId {
         other => panic!("Input::NewPort answered {other:?}"),
     }
 }
+
+/// Regression (the simulation found it in a CI run, 2026-12-06): window 1 sent a call on a private port whose other
+/// end window 3 no longer held, after handshakes that crossed while a message was lost. Asked by window, window 3
+/// said it never received the call, and window 1 sent it again on the same dead port, again and again: the call
+/// never settled. A re-send now goes by window, the way the answer came.
+#[test]
+fn a_call_a_dead_port_swallowed_is_sent_again_by_window_and_settles() {
+    use Action::*;
+    let actions = vec![
+        Lose(210),
+        Deliver(58),
+        Forge { kind: 0, target: 0, pick: 0, same_origin: false },
+        Deliver(214),
+        Forge { kind: 0, target: 0, pick: 0, same_origin: false },
+        Deliver(60),
+        Deliver(50),
+        Deliver(148),
+        Deliver(22),
+        Deliver(75),
+        Deliver(98),
+        Call { page: 0, pick: 0, own: false, timeout: false },
+        Tick(2000),
+        List(1),
+        Deliver(5),
+        Deliver(168),
+        Deliver(47),
+        Call { page: 1, pick: 0, own: false, timeout: false },
+        Deliver(25),
+        Deliver(153),
+        Deliver(41),
+        Call { page: 1, pick: 0, own: false, timeout: false },
+    ];
+    if let Err(error) = simulate(&actions) {
+        panic!("{error}");
+    }
+}

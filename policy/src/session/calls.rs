@@ -150,13 +150,20 @@ impl Session {
                 self.flush_journals();
             }
         }
+        let resend = request.resend;
         let message = Message::ExecuteRequest(WireExecute {
             request_id: request.wire_id,
             name: request.tool,
             args: request.args,
-            resend: request.resend,
+            resend,
         });
-        self.send(peer, &message);
+        if resend {
+            // The provider said, by window, that it never received the call: the way the request took (a private
+            // port whose other end may be gone) did not carry it, so the re-send goes the way the answer came.
+            self.send_by_window(peer, &message);
+        } else {
+            self.send(peer, &message);
+        }
     }
 
     /// Starts a call on native's path: recorded as sent first (native ignores `callId` and cannot say whether a
