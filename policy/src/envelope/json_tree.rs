@@ -4,9 +4,10 @@
 //! or 10.1 KB of the gzipped download (`float_roundtrip`); this reader builds the same tree with the crate's exact
 //! one, so that no serde_json number reading is linked into the wasm. Its tokens are the raw reader's
 //! (`json.rs`: whitespace, strings and their escapes, numbers, literals), so the crate has one JSON grammar; what it
-//! adds is the tree. It checks the whole syntax as serde_json does (RFC 8259, no trailing comma, no lone surrogate escape, at most 128 levels of nesting), answers the same
-//! tree (integers as `u64` or `i64`, `-0` and every other number as `f64`, the last of repeated keys), and fails
-//! where serde_json fails. The property tests of tests/envelope_props.rs compare the two.
+//! adds is the tree. It checks the whole syntax as serde_json does (RFC 8259, no trailing comma, no lone surrogate
+//! escape, at most 128 levels of nesting), answers the same tree (integers as `u64` or `i64`, `-0` and every other
+//! number as `f64`, the last of repeated keys), and fails where serde_json fails. The property tests of
+//! tests/envelope_props.rs compare the two.
 
 use std::borrow::Cow;
 
