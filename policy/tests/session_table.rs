@@ -710,9 +710,11 @@ fn a_request_before_the_journals_open_waits_and_runs_after() {
 fn an_execute_before_the_journals_open_waits_and_is_sent_after() {
     let (mut page, shop_peer) = widget_with_plain_shop(false);
     assert_eq!(page.task(execute(5, shop_peer, "add", "{}", None)), vec![]);
+    // Ready as the journals open; the request leaves at the end of that task.
     let effects = page.open();
     let wire = sent_call(&effects);
-    assert_eq!(effects.last(), Some(&Effect::Ready));
+    let ready = effects.iter().position(|e| *e == Effect::Ready).expect("ready");
+    assert!(effects[ready..].iter().any(|e| matches!(e, Effect::Post { .. })), "{effects:?}");
     assert!(settles(&effects).is_empty());
     let answer = Message::ExecuteResponse(ExecuteResponse { request_id: rid(&wire), outcome: Ok(json("3")) });
     let effects = page.task(from_window(1, SHOP, &answer));
@@ -856,6 +858,64 @@ fn a_call_stopped_before_the_journals_open_is_never_sent() {
         let again = page.task(with_call_id(6));
         assert_eq!(settles(&again), vec![(WaiterId(6), CallOutcome::Stopped)], "bridge {bridge}");
         assert!(again.iter().all(|e| !matches!(e, Effect::Post { message: Message::ExecuteRequest(_), .. })));
+    }
+}
+
+/// A call stopped in the task that made it never reaches its provider, whichever way its request would have gone:
+/// by window (the port offer not answered yet, as after either page reloads), on the port, or to a plain peer.
+/// Before, a request by window left at once and its cancel after it: the provider took them in two tasks and
+/// started the tool between them (e2e `once::stop_before_start`, in Firefox and WebKit). A call stopped in a
+/// later task is still cancelled.
+#[test]
+fn a_call_stopped_in_the_task_that_made_it_never_reaches_its_provider() {
+    // (the shop is a bridge, its port is connected)
+    for (bridge, connected) in [(true, false), (true, true), (false, false)] {
+        let (mut page, peer, connect) = widget_listing_shop(true, bridge);
+        let mut port = None;
+        if let Some((on, request_id, _)) = connect.filter(|_| connected) {
+            let answer = Message::Connected { request_id, utf8_batches: false };
+            page.task(Input::PortBatch { port: on, text: format!("[{}]", answer.encode()) });
+            port = Some(on);
+        }
+        let case = format!("bridge {bridge}, port {connected}");
+        let mut effects = page.handle(execute(5, peer, "add", "{}", None));
+        effects.extend(page.handle(Input::Stop(WaiterId(5))));
+        assert!(effects.contains(&Effect::EndOfTask), "{case}: {effects:?}");
+        effects.extend(page.task(Input::EndOfTask));
+        let reached: Vec<&Effect> = effects
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Effect::Post { message: Message::ExecuteRequest(_) | Message::CancelTool { .. }, .. }
+                        | Effect::PostBatch { .. }
+                )
+            })
+            .collect();
+        assert!(reached.is_empty(), "{case}: nothing may reach the provider: {reached:?}");
+        assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Stopped)], "{case}");
+        // The next call, stopped a task later, was sent, and is cancelled the way it went.
+        let sent = page.task(execute(6, peer, "add", "{}", None));
+        let stopped = page.task(Input::Stop(WaiterId(6)));
+        // What reached the shop (by window, or on the port when there is one), as (is a request, is a cancel).
+        let messages = |effects: &[Effect]| -> Vec<(bool, bool)> {
+            let mut out = Vec::new();
+            for effect in effects {
+                match effect {
+                    Effect::Post { message, .. } => out.push(message.clone()),
+                    Effect::PostBatch { port: on, batch, .. } if Some(*on) == port => {
+                        out.extend(session_support::batch_messages(batch));
+                    }
+                    _ => {}
+                }
+            }
+            out.iter()
+                .map(|m| (matches!(m, Message::ExecuteRequest(_)), matches!(m, Message::CancelTool { .. })))
+                .collect()
+        };
+        assert_eq!(messages(&sent), vec![(true, false)], "{case}: {sent:?}");
+        let cancels = if bridge { vec![(false, true)] } else { vec![] };
+        assert_eq!(messages(&stopped), cancels, "{case}: {stopped:?}");
     }
 }
 

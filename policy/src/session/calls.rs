@@ -161,8 +161,11 @@ impl Session {
             // The provider said, by window, that it never received the call: the way the request took (a private
             // port whose other end may be gone) did not carry it, so the re-send goes the way the answer came.
             self.send_by_window(peer, &message);
-        } else {
+        } else if peer == PeerId::SELF {
+            // The page's own call is delivered at the end of the task and starts then, stopped or not (§4).
             self.send(peer, &message);
+        } else {
+            self.hold_request(message);
         }
     }
 
@@ -378,7 +381,10 @@ impl Session {
             // However it ended here (stopped, timed out, its window gone), native's call stops too; for a call that
             // native itself ended, the driver has nothing left to abort.
             self.effects.push_back(Effect::AbortNative(wire_id.clone()));
-        } else if let Some(peer) = peer {
+        } else if let Some(peer) = peer
+            // A call that ends in the task that made it (stopped): its request never leaves, nor does anything else.
+            && !self.request_held(&wire_id)
+        {
             match followup {
                 Followup::Ack => self.acknowledge(peer, [wire_id.clone()]),
                 Followup::Cancel => self.send(peer, &Message::CancelTool { request_id: wire_id.clone() }),

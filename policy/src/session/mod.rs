@@ -237,6 +237,10 @@ struct Listings {
 /// What leaves at the end of the task.
 #[derive(Default)]
 struct Outbox {
+    /// Call requests to other windows, held to the end of the task that made them (or until
+    /// [`outbox::EARLY_BATCH_LEN`] gather): a call stopped in that task is taken back before any provider hears of
+    /// it, whether its request would have gone on a port or by window (docs/once-only.md §4).
+    requests: Vec<Message>,
     /// Acknowledgements to send, by provider.
     acks: SortedMap<PeerId, Vec<RequestId>>,
     /// Send every waiting acknowledgement at the end of this task.

@@ -1,6 +1,6 @@
 //! Where every message goes: to this page itself (delivered at the end of the task), on the private port that
 //! carries its kind of message, or as a window message addressed to the peer's exact origin; and what waits for
-//! the end of the task (port batches, acknowledgements, announcements).
+//! the end of the task (call requests, port batches, acknowledgements, announcements).
 
 use crate::calls_channel::ObservedCall;
 use crate::calls_channel::{self, ChannelMessage};
@@ -52,6 +52,31 @@ impl Session {
         let Some(origin) = peer.origin.tuple().cloned() else { return };
         let window = peer.window;
         self.effects.push_back(Effect::Post { window, origin, message: message.clone(), open_port: None });
+    }
+
+    /// Holds a call's request to another window until the end of the task, or sends the held ones now that
+    /// [`EARLY_BATCH_LEN`] gathered (the provider starts on them while this page goes on).
+    pub(crate) fn hold_request(&mut self, message: Message) {
+        self.outbox.requests.push(message);
+        if self.outbox.requests.len() >= EARLY_BATCH_LEN {
+            self.release_requests();
+        } else {
+            self.ask_end_of_task();
+        }
+    }
+
+    /// Whether the request of call `wire_id` is held still: the call ends before it left, and it never leaves.
+    pub(crate) fn request_held(&self, wire_id: &RequestId) -> bool {
+        self.outbox.requests.iter().any(|m| matches!(m, Message::ExecuteRequest(r) if r.request_id == *wire_id))
+    }
+
+    /// Sends the held requests of the calls that still wait (a call that ended meanwhile is no longer pending).
+    fn release_requests(&mut self) {
+        for message in std::mem::take(&mut self.outbox.requests) {
+            let Message::ExecuteRequest(request) = &message else { continue };
+            let Some(peer) = self.outgoing.calls.get(&request.request_id).map(|call| call.peer) else { continue };
+            self.send(peer, &message);
+        }
     }
 
     /// Replies to the sender of a request by the path the request came: on the same port (or by window when that
@@ -116,13 +141,14 @@ impl Session {
         self.ask_end_of_task();
     }
 
-    /// Sends what waited for the end of the task: announcements, acknowledgements, port batches, then delivers
-    /// the messages of this page to itself.
+    /// Sends what waited for the end of the task: call requests, announcements, acknowledgements, port batches,
+    /// then delivers the messages of this page to itself.
     ///
     /// Acknowledgements ride with other messages to the same peer, or wait up to [`ACK_DELAY_MS`] (or until
     /// [`ACK_BATCH`] gather): a provider keeps a result a little longer, and a call costs one message each way.
     pub(crate) fn end_of_task(&mut self) {
         self.outbox.end_of_task_asked = false;
+        self.release_requests();
         if !self.outbox.announcements.is_empty() {
             let calls = std::mem::take(&mut self.outbox.announcements);
             self.effects.push_back(Effect::PostCalls(calls_channel::encode_statuses(&calls)));

@@ -122,11 +122,13 @@ impl Page {
         Page::with_seed(origin, expose, 1)
     }
 
-    /// Opens the journals over an empty store, as a page whose sessionStorage is empty; returns what that queued.
+    /// Opens the journals over an empty store, as a page whose sessionStorage is empty, and ends that task;
+    /// returns what that queued.
     pub fn open(&mut self) -> Vec<Effect> {
         let now = self.now;
         open_journals(&mut self.session, &mut self.store, "tab1", "top", now);
-        self.drain()
+        let first = self.drain();
+        self.finish_task(first)
     }
 
     pub fn with_seed(origin: &str, expose: &str, seed: u64) -> Self {
