@@ -20,6 +20,16 @@ use crate::session::Session;
 /// At most this many browser sessions run at once (the machines have two cores).
 pub const MAX_SESSIONS: usize = 2;
 
+/// How long a browser session may take to start (a WebDriver server launches its browser for it). A start that
+/// takes longer is given up and tried once more: a WebKit MiniBrowser that never came up under Xvfb once held a
+/// whole run until it was killed.
+const SESSION_START_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// How long one case may run, and then its session take to close, before it fails as hung (the longest case takes
+/// about 40 s on a loaded machine).
+const CASE_LIMIT: std::time::Duration = std::time::Duration::from_secs(300);
+const SESSION_CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The future of one test case.
 pub type CaseFuture = Pin<Box<dyn Future<Output = E2eResult<()>> + Send>>;
 
@@ -203,12 +213,23 @@ impl Suite {
         demo: Arc<RunningDemo>,
         prefix: String,
     ) -> Result<(), Failed> {
-        let client = new_session(&driver.url(), self.engine).await.map_err(|e| Failed::from(e.to_string()))?;
+        let client = start_session(&driver.url(), self.engine).await?;
         let session = Session::new(client);
         let ctx = Ctx { session: session.clone(), demo: demo.clone(), prefix: prefix.clone(), engine: self.engine };
-        // Spawned, so that a panicking case still lets the session close below.
-        let outcome = tokio::spawn((case.run)(ctx)).await;
-        let closed = session.close().await;
+        // Spawned, so that a panicking case still lets the session close below; and given up when it hangs.
+        let task = tokio::spawn((case.run)(ctx));
+        let abort = task.abort_handle();
+        let Ok(outcome) = tokio::time::timeout(CASE_LIMIT, task).await else {
+            abort.abort();
+            let _ = tokio::time::timeout(SESSION_CLOSE_LIMIT, session.close()).await;
+            return Err(Failed::from(format!("the case did not end within {} s", CASE_LIMIT.as_secs())));
+        };
+        let closed = match tokio::time::timeout(SESSION_CLOSE_LIMIT, session.close()).await {
+            Ok(closed) => closed,
+            Err(_) => {
+                Err(E2eError::Check(format!("the session did not close within {} s", SESSION_CLOSE_LIMIT.as_secs())))
+            }
+        };
         // The server keeps a bounded number of counters and gates (a flood guard): a finished case frees its
         // own (a failure has already quoted its counters).
         demo.reset_counters_with_prefix(&prefix);
@@ -228,6 +249,18 @@ impl Suite {
             eprintln!("e2e: {error}");
         }
     }
+}
+
+/// A new session on the WebDriver server at `driver_url`, tried a second time when the first does not start within
+/// [`SESSION_START_LIMIT`].
+async fn start_session(driver_url: &str, engine: Engine) -> Result<fantoccini::Client, Failed> {
+    for _ in 0..2 {
+        if let Ok(started) = tokio::time::timeout(SESSION_START_LIMIT, new_session(driver_url, engine)).await {
+            return started.map_err(|e| Failed::from(e.to_string()));
+        }
+        eprintln!("e2e: a {engine} session did not start within {} s", SESSION_START_LIMIT.as_secs());
+    }
+    Err(Failed::from(format!("no {engine} session started within {} s, twice", SESSION_START_LIMIT.as_secs())))
 }
 
 /// Runs `cases` as a libtest-style test binary (filters, `--list`, `--test-threads`, summary) in the engine of
