@@ -50,9 +50,11 @@ source "$(dirname "$0")/lib.sh"
 # formatting is left in the wasm (-4,261): 184,658, the budget 184,700; the tree reader built on the raw reader's
 # tokens instead of a second JSON grammar (-524): 184,112, the budget 184,200; a call's re-send after "unknown"
 # by window instead of on a port that may be dead (+46): 184,158; requests to other windows held to the end of the
-# task, so that a call stopped in that task never reaches its provider (+148): 184,306, the budget 184,400. It was 311,400 when the check came
+# task, so that a call stopped in that task never reaches its provider (+148): 184,306; the tab's lock let go of
+# and the BroadcastChannels closed while the page is in the back/forward cache, so that Firefox and Chromium keep it
+# there (+545): 184,851, the budget 184,900. It was 311,400 when the check came
 # (748fe7f); issue 36 lowers it on its way to 150 KiB (docs/performance.md; docs/measurements/history.md says what each earlier step took out).
-BUDGET_BYTES=${SIZE_BUDGET_BYTES:-184400}
+BUDGET_BYTES=${SIZE_BUDGET_BYTES:-184900}
 
 pkg=${1:-"$ROOT/bridge/pkg"}
 total=0

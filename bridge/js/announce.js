@@ -4,12 +4,30 @@
 // hello — is read, written and decided in the policy (policy/src/calls_channel.rs, the session).
 
 let callsChannel = null;
+let watched = null;
 
 export function watchCalls(channelName, onMessage) {
+  watched = { channelName, onMessage };
+  openCalls();
+}
+
+function openCalls() {
   try {
-    callsChannel = new BroadcastChannel(channelName);
-    callsChannel.onmessage = (event) => onMessage(event.data);
+    callsChannel = new BroadcastChannel(watched.channelName);
+    callsChannel.onmessage = (event) => watched.onMessage(event.data);
   } catch {}
+}
+
+// Closed while the page is in the back/forward cache, and open again, saying `hello` (policy's
+// calls_channel::HELLO), when it is back (cache.js).
+export function pauseCalls() {
+  callsChannel?.close();
+  callsChannel = null;
+}
+export function resumeCalls(hello) {
+  if (callsChannel || !watched) return;
+  openCalls();
+  postCalls(hello);
 }
 
 export function postCalls(text) {

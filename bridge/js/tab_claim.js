@@ -13,8 +13,44 @@ function tokenLockName(token, slot) {
   return `webmcp:lock:${token}:${slot}`;
 }
 
+// The tab's lock as this page holds it: `{ name, release }` while held; `{ name, release: null, asking }` once the
+// page let go of it (`asking`: the AbortController of its request to have it again). Firefox keeps a page that
+// holds a Web Lock out of its back/forward cache, so the page lets go of the lock when a navigation that replaces
+// it starts, and asks for it again when it stays after all, comes back from that cache, or is still here
+// RETAKE_MS later (a navigation that ends with no event, e.g. a 204 response).
+let tabLock = null;
+const RETAKE_MS = 5000;
+
+// The promise a lock request's callback returns to hold lock `name` until the page lets go of it.
+function holding(name) {
+  return new Promise((release) => {
+    tabLock = { name, release, asking: null };
+  });
+}
+
+// Lets go of the tab's lock, if this page holds it or asks for it again.
+export function letGoOfTabLock() {
+  if (!tabLock) return;
+  const { name, release, asking } = tabLock;
+  tabLock = { name, release: null, asking: null };
+  asking?.abort();
+  release?.();
+  if (release) setTimeout(takeTabLockAgain, RETAKE_MS);
+}
+
+// Asks for the tab's lock again after the page let go of it; the page holds it once it is granted.
+export function takeTabLockAgain() {
+  if (!tabLock || tabLock.release || tabLock.asking) return;
+  const asking = new AbortController();
+  const again = { name: tabLock.name, release: null, asking };
+  tabLock = again;
+  navigator.locks
+    .request(again.name, { signal: asking.signal }, () => (tabLock === again ? holding(again.name) : undefined))
+    .catch(() => {});
+}
+
 // Requests the lock of a tab id this page has just drawn (its lock token `token`, in frame `slot`), at once
-// (`ifAvailable`), and holds it for as long as the page lives if it is granted. Resolves "taken", "held" or "failed". It is called in the task that
+// (`ifAvailable`), and holds it while the page lives (but for navigations: `letGoOfTabLock`) if it is granted. Resolves "taken", "held" or "failed". It is called in the task that
 // stored the new tab id, before any page code runs after it: a copy of this tab's sessionStorage (a duplicated tab,
 // a window.open) can only ask for the lock after this request, and Web Locks grants requests in the order they came.
 export function requestFreshLock(token, slot) {
@@ -26,7 +62,7 @@ export function requestFreshLock(token, slot) {
       locks
         .request(lockName, { ifAvailable: true }, (lock) => {
           resolve(lock ? "taken" : "held");
-          return lock ? new Promise(() => {}) : undefined;
+          return lock ? holding(lockName) : undefined;
         })
         .catch(() => resolve("failed"));
     } catch {
@@ -54,6 +90,28 @@ export async function tabSecrets(tab, slot, token) {
   }
 }
 
+// The claims' channels that are open, or closed only while the page is in the back/forward cache (cache.js):
+// `{ channelName, hear, channel }`.
+const probes = new Set();
+
+function openProbe(probe) {
+  try {
+    probe.channel = new BroadcastChannel(probe.channelName);
+    probe.channel.onmessage = (event) => probe.hear(event.data);
+  } catch {}
+}
+
+// Closes the claims' channels while the page is in the back/forward cache, and opens them again when it is back.
+export function pauseProbes() {
+  for (const probe of probes) {
+    probe.channel?.close();
+    probe.channel = null;
+  }
+}
+export function resumeProbes() {
+  for (const probe of probes) if (!probe.channel) openProbe(probe);
+}
+
 // Runs the claim of `secrets.lockName`; resolves with the outcome the policy settles on. `step(event, data, proof)`
 // hears "taken", "held", "failed", "timeout", "message" (data: the message's data) and "proof" (data: a nonce, proof:
 // the proof for it), and answers a list of effects `[effect, argument]`. The channel stays open once the page is its
@@ -63,10 +121,9 @@ export function claimLock(secrets, channelName, step, first) {
   const { key, slot, lockName } = secrets;
   const locks = navigator.locks;
   return new Promise((resolve) => {
-    let channel = null;
+    let probe;
     let timer;
     const waiting = new AbortController();
-    const forever = () => new Promise(() => {});
     // Hands one event to the policy and carries out its effects; true when the lock just granted is to be kept.
     const act = (event, data, proof) => {
       let hold = false;
@@ -74,7 +131,7 @@ export function claimLock(secrets, channelName, step, first) {
         switch (effect) {
           case "post":
             try {
-              channel?.postMessage(JSON.parse(argument));
+              probe.channel?.postMessage(JSON.parse(argument));
             } catch {}
             break;
           case "timer":
@@ -85,7 +142,7 @@ export function claimLock(secrets, channelName, step, first) {
             break;
           case "wait":
             locks
-              .request(lockName, { signal: waiting.signal }, () => (act("taken") ? forever() : undefined))
+              .request(lockName, { signal: waiting.signal }, () => (act("taken") ? holding(lockName) : undefined))
               .catch(() => {});
             break;
           case "stop-waiting":
@@ -101,7 +158,8 @@ export function claimLock(secrets, channelName, step, first) {
             );
             break;
           case "close":
-            channel?.close();
+            probe.channel?.close();
+            probes.delete(probe);
             break;
           case "settled":
             resolve(argument);
@@ -110,16 +168,15 @@ export function claimLock(secrets, channelName, step, first) {
       }
       return hold;
     };
-    try {
-      channel = new BroadcastChannel(channelName);
-      channel.onmessage = (event) => act("message", event.data);
-    } catch {}
+    probe = { channelName, hear: (data) => act("message", data), channel: null };
+    probes.add(probe);
+    openProbe(probe);
     if (first) {
       first.then((answer) => act(answer));
       return;
     }
     locks
-      .request(lockName, { ifAvailable: true }, (lock) => (act(lock ? "taken" : "held") ? forever() : undefined))
+      .request(lockName, { ifAvailable: true }, (lock) => (act(lock ? "taken" : "held") ? holding(lockName) : undefined))
       .catch(() => act("failed"));
   });
 }

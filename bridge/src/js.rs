@@ -107,6 +107,19 @@ extern "C" {
 
 }
 
+/// `js/cache.js`: the page's way into the back/forward cache and back.
+#[wasm_bindgen(module = "/js/cache.js")]
+extern "C" {
+    /// The page goes into the cache: it lets go of the tab's lock and closes its BroadcastChannels.
+    #[wasm_bindgen(js_name = intoCache)]
+    pub fn into_cache();
+
+    /// The page is back from the cache: it asks for the tab's lock again, opens its channels, and posts `hello` on
+    /// the calls channel.
+    #[wasm_bindgen(js_name = backFromCache)]
+    pub fn back_from_cache(hello: &str);
+}
+
 /// `js/tab_claim.js`: which tab and frame slot this page is; the browser's part (Web Locks, the channel, the timer,
 /// HMAC-SHA-256), the claim itself being the policy's `TabClaim` (`tab.rs`).
 #[wasm_bindgen(module = "/js/tab_claim.js")]
@@ -131,6 +144,15 @@ extern "C" {
         step: &js_sys::Function,
         first: Option<&js_sys::Promise>,
     ) -> js_sys::Promise;
+
+    /// Lets go of the tab's lock while a navigation that replaces the page starts (Firefox keeps a page that holds
+    /// a Web Lock out of its back/forward cache).
+    #[wasm_bindgen(js_name = letGoOfTabLock)]
+    pub fn let_go_of_tab_lock();
+
+    /// Asks for the tab's lock again: the page stays after all, or is back from the back/forward cache.
+    #[wasm_bindgen(js_name = takeTabLockAgain)]
+    pub fn take_tab_lock_again();
 
 }
 

@@ -52,9 +52,15 @@ pub fn site_router(state: SiteState, config: &DemoConfig) -> Router {
     let common_dir = config.static_dir.join("common");
     // Static files and the config are public and readable by any origin, including an opaque one:
     // a sandboxed frame loads module scripts and the wasm with CORS requests whose Origin is "null".
+    // The site's pages again under `/cacheable/`, which a browser may keep in its back/forward cache: every other
+    // response says `no-store`, which keeps a page out of it in Chromium (tests/tests/e2e/bfcache.rs).
+    let cacheable = Router::new()
+        .fallback_service(ServeDir::new(&site_dir))
+        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-cache")));
     let public = Router::new()
         .route("/config.js", get(config_js))
         .route("/config.json", get(config_json))
+        .nest("/cacheable", cacheable)
         .nest_service("/common", ServeDir::new(common_dir))
         .nest_service("/pkg", ServeDir::new(&config.pkg_dir))
         .fallback_service(ServeDir::new(site_dir))
@@ -71,7 +77,7 @@ pub fn site_router(state: SiteState, config: &DemoConfig) -> Router {
     }
     router
         .layer(middleware::from_fn_with_state(state, require_own_host))
-        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static("no-store")))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
 }
 

@@ -2,6 +2,8 @@
 
 #[path = "e2e/attacks.rs"]
 mod attacks;
+#[path = "e2e/bfcache.rs"]
+mod bfcache;
 #[path = "e2e/cross_origin.rs"]
 mod cross_origin;
 #[path = "e2e/demo.rs"]
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
             harness::cases(),
             demo::cases(),
             attacks::cases(),
+            bfcache::cases(),
             cross_origin::cases(),
             interop::cases(),
             native::cases(),

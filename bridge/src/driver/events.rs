@@ -29,18 +29,20 @@ pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<Eve
                 }
             },
         ),
-        EventListener::new(window, "pagehide", move |_| {
+        EventListener::new(window, "pagehide", move |event| {
             upgrade(&on_hide, |driver| {
                 driver.input(Input::GoingAway);
-            })
+            });
+            // Into the back/forward cache: nothing the bridge holds may keep it out or have it evicted (js/cache.js).
+            if persisted(event) {
+                js::into_cache();
+            }
         }),
         EventListener::new(window, "pageshow", move |event| {
             // Back from the back/forward cache: the page is alive again.
-            let persisted = event.dyn_ref::<web_sys::PageTransitionEvent>().is_some_and(|e| e.persisted());
-            if persisted {
-                upgrade(&on_show, |driver| {
-                    driver.input(Input::Navigating(Departure::Stays));
-                })
+            if persisted(event) {
+                js::back_from_cache(interpane_policy::calls_channel::HELLO);
+                upgrade(&on_show, |driver| driver.input(Input::Navigating(Departure::Stays)));
             }
         }),
     ];
@@ -88,15 +90,33 @@ fn listen_to_navigation(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<
         }
         let reload = read(event, "navigationType").and_then(|v| v.as_string()).is_some_and(|t| t == "reload");
         let departure = if reload { Departure::Reloads } else { Departure::Leaves };
-        upgrade(&on_navigate, |driver| driver.input(Input::Navigating(departure)));
+        upgrade(&on_navigate, |driver| navigating(driver, departure));
     })];
     for name in ["navigatesuccess", "navigateerror"] {
         let on_end = driver.clone();
         listeners.push(EventListener::new(&navigation, name, move |_| {
-            upgrade(&on_end, |driver| driver.input(Input::Navigating(Departure::Stays)));
+            upgrade(&on_end, |driver| navigating(driver, Departure::Stays));
         }));
     }
     listeners
+}
+
+/// Whether a `pagehide` or `pageshow` event is the page's going into, or coming back from, the back/forward cache.
+fn persisted(event: &web_sys::Event) -> bool {
+    event.dyn_ref::<web_sys::PageTransitionEvent>().is_some_and(|e| e.persisted())
+}
+
+/// The page's document is about to be replaced, or stays after all: the session hears it, and the tab's lock is let
+/// go of or asked for again, since Firefox keeps a page that holds a Web Lock out of its back/forward cache. A
+/// departure without the Navigation API (`beforeunload`, [`Departure::Unsure`]) keeps the lock: no later event
+/// would tell that the page stayed, and WebKit, the engine without that API, caches a page that holds one.
+fn navigating(driver: &Driver, departure: Departure) {
+    driver.input(Input::Navigating(departure));
+    match departure {
+        Departure::Stays => js::take_tab_lock_again(),
+        Departure::Leaves | Departure::Reloads => js::let_go_of_tab_lock(),
+        Departure::Unsure => {}
+    }
 }
 
 /// A `message` event on the window: the origin is read first (Chromium decodes large cross-origin messages faster
