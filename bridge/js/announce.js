@@ -3,35 +3,16 @@
 // posted as objects. What they are — the statuses, the hello a page says when it starts and the answer to each
 // hello — is read, written and decided in the policy (policy/src/calls_channel.rs, the session).
 
-let callsChannel = null;
-let watched = null;
+import { listen } from "./cache.js";
+
+let calls = null;
 
 export function watchCalls(channelName, onMessage) {
-  watched = { channelName, onMessage };
-  openCalls();
-}
-
-function openCalls() {
-  try {
-    callsChannel = new BroadcastChannel(watched.channelName);
-    callsChannel.onmessage = (event) => watched.onMessage(event.data);
-  } catch {}
-}
-
-// Closed while the page is in the back/forward cache, and open again, saying `hello` (policy's
-// calls_channel::HELLO), when it is back (cache.js).
-export function pauseCalls() {
-  callsChannel?.close();
-  callsChannel = null;
-}
-export function resumeCalls(hello) {
-  if (callsChannel || !watched) return;
-  openCalls();
-  postCalls(hello);
+  calls = listen(channelName, onMessage);
 }
 
 export function postCalls(text) {
   try {
-    callsChannel?.postMessage(JSON.parse(text));
+    calls?.channel?.postMessage(JSON.parse(text));
   } catch {}
 }

@@ -7,6 +7,8 @@
 // keyed with the tab id, which stays in this tab's sessionStorage. A probe carries a fresh random nonce, and only a
 // page that knows the tab id can answer it with the proof for it.
 
+import { listen, stopListening } from "./cache.js";
+
 // The name of the lock of the tab whose lock token is `token`, in frame `slot`. The token is a random value stored
 // beside the tab id (a copy of the tab has it too) that tells nothing of the tab id.
 function tokenLockName(token, slot) {
@@ -90,28 +92,6 @@ export async function tabSecrets(tab, slot, token) {
   }
 }
 
-// The claims' channels that are open, or closed only while the page is in the back/forward cache (cache.js):
-// `{ channelName, hear, channel }`.
-const probes = new Set();
-
-function openProbe(probe) {
-  try {
-    probe.channel = new BroadcastChannel(probe.channelName);
-    probe.channel.onmessage = (event) => probe.hear(event.data);
-  } catch {}
-}
-
-// Closes the claims' channels while the page is in the back/forward cache, and opens them again when it is back.
-export function pauseProbes() {
-  for (const probe of probes) {
-    probe.channel?.close();
-    probe.channel = null;
-  }
-}
-export function resumeProbes() {
-  for (const probe of probes) if (!probe.channel) openProbe(probe);
-}
-
 // Runs the claim of `secrets.lockName`; resolves with the outcome the policy settles on. `step(event, data, proof)`
 // hears "taken", "held", "failed", "timeout", "message" (data: the message's data) and "proof" (data: a nonce, proof:
 // the proof for it), and answers a list of effects `[effect, argument]`. The channel stays open once the page is its
@@ -158,8 +138,7 @@ export function claimLock(secrets, channelName, step, first) {
             );
             break;
           case "close":
-            probe.channel?.close();
-            probes.delete(probe);
+            stopListening(probe);
             break;
           case "settled":
             resolve(argument);
@@ -168,9 +147,7 @@ export function claimLock(secrets, channelName, step, first) {
       }
       return hold;
     };
-    probe = { channelName, hear: (data) => act("message", data), channel: null };
-    probes.add(probe);
-    openProbe(probe);
+    probe = listen(channelName, (data) => act("message", data));
     if (first) {
       first.then((answer) => act(answer));
       return;

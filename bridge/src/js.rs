@@ -107,17 +107,16 @@ extern "C" {
 
 }
 
-/// `js/cache.js`: the page's way into the back/forward cache and back.
+/// `js/cache.js`: the bridge's BroadcastChannels, closed while the page is in the back/forward cache.
 #[wasm_bindgen(module = "/js/cache.js")]
 extern "C" {
-    /// The page goes into the cache: it lets go of the tab's lock and closes its BroadcastChannels.
+    /// The page goes into the cache: its channels close.
     #[wasm_bindgen(js_name = intoCache)]
     pub fn into_cache();
 
-    /// The page is back from the cache: it asks for the tab's lock again, opens its channels, and posts `hello` on
-    /// the calls channel.
+    /// The page is back from the cache: its channels open again.
     #[wasm_bindgen(js_name = backFromCache)]
-    pub fn back_from_cache(hello: &str);
+    pub fn back_from_cache();
 }
 
 /// `js/tab_claim.js`: which tab and frame slot this page is; the browser's part (Web Locks, the channel, the timer,

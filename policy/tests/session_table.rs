@@ -123,6 +123,18 @@ fn sent_call(effects: &[Effect]) -> String {
     ids[0].clone()
 }
 
+/// What among `effects` could reach a provider about a call: a request or a cancel by window, or any port batch.
+fn reaching_provider<'a>(effects: impl IntoIterator<Item = &'a Effect>) -> Vec<&'a Effect> {
+    let reaches = |e: &&Effect| {
+        matches!(
+            e,
+            Effect::Post { message: Message::ExecuteRequest(_) | Message::CancelTool { .. }, .. }
+                | Effect::PostBatch { .. }
+        )
+    };
+    effects.into_iter().filter(reaches).collect()
+}
+
 fn settles(effects: &[Effect]) -> Vec<(WaiterId, CallOutcome)> {
     effects
         .iter()
@@ -841,17 +853,7 @@ fn a_call_stopped_before_the_journals_open_is_never_sent() {
         let stopped = page.task(Input::Stop(WaiterId(5)));
         let mut effects = page.open();
         effects.extend(page.task(Input::EndOfTask));
-        let all: Vec<&Effect> = before_open.iter().chain(&stopped).chain(&effects).collect();
-        let posted: Vec<_> = all
-            .iter()
-            .filter(|e| {
-                matches!(
-                    e,
-                    Effect::Post { message: Message::ExecuteRequest(_) | Message::CancelTool { .. }, .. }
-                        | Effect::PostBatch { .. }
-                )
-            })
-            .collect();
+        let posted = reaching_provider(before_open.iter().chain(&stopped).chain(&effects));
         assert!(posted.is_empty(), "bridge {bridge}: nothing may reach the provider: {posted:?}");
         assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Stopped)], "bridge {bridge}");
         // The callId remembers the stop: the same callId again replays it and sends nothing.
@@ -882,16 +884,7 @@ fn a_call_stopped_in_the_task_that_made_it_never_reaches_its_provider() {
         effects.extend(page.handle(Input::Stop(WaiterId(5))));
         assert!(effects.contains(&Effect::EndOfTask), "{case}: {effects:?}");
         effects.extend(page.task(Input::EndOfTask));
-        let reached: Vec<&Effect> = effects
-            .iter()
-            .filter(|e| {
-                matches!(
-                    e,
-                    Effect::Post { message: Message::ExecuteRequest(_) | Message::CancelTool { .. }, .. }
-                        | Effect::PostBatch { .. }
-                )
-            })
-            .collect();
+        let reached = reaching_provider(&effects);
         assert!(reached.is_empty(), "{case}: nothing may reach the provider: {reached:?}");
         assert_eq!(settles(&effects), vec![(WaiterId(5), CallOutcome::Stopped)], "{case}");
         // The next call, stopped a task later, was sent, and is cancelled the way it went.

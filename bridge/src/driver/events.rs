@@ -33,16 +33,22 @@ pub(super) fn listen(window: &web_sys::Window, driver: &Weak<Driver>) -> Vec<Eve
             upgrade(&on_hide, |driver| {
                 driver.input(Input::GoingAway);
             });
-            // Into the back/forward cache: nothing the bridge holds may keep it out or have it evicted (js/cache.js).
+            // Into the back/forward cache: its BroadcastChannels close (Chromium evicts a cached page that a message
+            // on one reaches), and it lets go of the tab's lock (WebKit takes a cached page's locks; a navigation
+            // let go of it already where the Navigation API is).
             if persisted(event) {
                 js::into_cache();
+                js::let_go_of_tab_lock();
             }
         }),
         EventListener::new(window, "pageshow", move |event| {
-            // Back from the back/forward cache: the page is alive again.
+            // Back from the back/forward cache: the page is alive again. Its channels open, it says hello on the
+            // calls channel again (pages of the origin that started meanwhile did not hear it), and it takes the
+            // tab's lock again.
             if persisted(event) {
-                js::back_from_cache(interpane_policy::calls_channel::HELLO);
-                upgrade(&on_show, |driver| driver.input(Input::Navigating(Departure::Stays)));
+                js::back_from_cache();
+                js::post_calls(interpane_policy::calls_channel::HELLO);
+                upgrade(&on_show, |driver| navigating(driver, Departure::Stays));
             }
         }),
     ];
